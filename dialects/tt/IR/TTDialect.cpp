@@ -1,0 +1,119 @@
+//===- TTDialect.cpp - the tt dialect and its types -----------------------===//
+
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kiln::tt;
+
+#include "dialects/tt/IR/TTDialect.cpp.inc"
+#include "dialects/tt/IR/TTEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/tt/IR/TTTypes.cpp.inc"
+
+void TTDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/tt/IR/TTOps.cpp.inc"
+      >();
+}
+
+void TTDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/tt/IR/TTTypes.cpp.inc"
+      >();
+}
+
+Operation *TTDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                          Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+void kiln::tt::registerTTIRDialects(DialectRegistry &registry) {
+  registry.insert<TTDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,
+                  LLVM::LLVMDialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// PointerType: `!tt.ptr<T>` or `!tt.ptr<T, AS>`
+//===----------------------------------------------------------------------===//
+
+Type PointerType::parse(AsmParser &parser) {
+  Type pointee;
+  int addressSpace = kGlobalAddressSpace;
+  if (parser.parseLess() || parser.parseType(pointee))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseInteger(addressSpace))
+      return {};
+    if (addressSpace < 0) {
+      parser.emitError(loc, "pointer address space must be non-negative, got ")
+          << addressSpace;
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return PointerType::get(pointee, addressSpace);
+}
+
+void PointerType::print(AsmPrinter &printer) const {
+  printer << "<" << getPointeeType();
+  if (getAddressSpace() != kGlobalAddressSpace)
+    printer << ", " << getAddressSpace();
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Type helpers
+//===----------------------------------------------------------------------===//
+
+Type kiln::tt::getPointeeType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))
+      return tensor.clone(ptr.getPointeeType());
+    return type;
+  }
+  if (auto ptr = dyn_cast<PointerType>(type))
+    return ptr.getPointeeType();
+  return type;
+}
+
+Type kiln::tt::getI1SameShape(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(i1);
+  return i1;
+}
+
+Type kiln::tt::getBlockPtrBaseType(Type type) {
+  auto ptr = dyn_cast<PointerType>(type);
+  if (!ptr)
+    return type;
+  auto block = dyn_cast<RankedTensorType>(ptr.getPointeeType());
+  if (!block)
+    return type;
+  return PointerType::get(block.getElementType(), ptr.getAddressSpace());
+}
+
+bool kiln::tt::isBlockPointer(Type type) {
+  auto ptr = dyn_cast<PointerType>(type);
+  return ptr && isa<RankedTensorType>(ptr.getPointeeType());
+}
+
+unsigned kiln::tt::getScalarBitWidth(Type type) {
+  if (isa<PointerType>(type))
+    return 64;
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  return 0;
+}
