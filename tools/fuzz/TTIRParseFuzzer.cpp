@@ -18,6 +18,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -37,8 +39,14 @@ ParseOutcome parseVerifyPrintReparse(llvm::StringRef text) {
   mlir::ScopedDiagnosticHandler quiet(
       &context, [](mlir::Diagnostic &) { return mlir::success(); });
 
+  // MLIR's lexer relies on a NUL after the buffer (as files read through
+  // MemoryBuffer have); fuzzer input has none, so parse a terminated copy,
+  // exactly as kiln-opt parses a file.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "<fuzz>"), llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     return ParseOutcome::Rejected;
   if (mlir::failed(mlir::verify(*module)))
