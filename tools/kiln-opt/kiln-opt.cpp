@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/kgpu/IR/KGPUDialect.h"
 #include "dialects/tt/IR/TTOps.h"
+#include "pipelines/nvptx/NVPTXPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,7 +43,9 @@ int main(int argc, char **argv) {
   kiln::tt::registerTTIRDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::gpu::GPUDialect,
                   mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
-                  mlir::vector::VectorDialect>();
+                  mlir::vector::VectorDialect, kiln::kgpu::KGPUDialect>();
+  // kiln's passes and the named NVPTX pipeline (kiln-ttir-to-llvm-nvptx).
+  kiln::pipelines::registerNVPTXPipeline();
   // Generic transforms: canonicalize, cse, inline, symbol-dce, sccp, ...
   mlir::registerTransformsPasses();
   return mlir::asMainReturnCode(

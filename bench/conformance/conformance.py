@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Differential conformance (and speed) of kiln against Triton on the GPU.
+
+For each TTIR file, kiln's artifact (compiled on the build machine by
+`kiln compile`, carried here as DIR/<name>/{metadata.json,<name>.cubin}) and
+Triton 3.6's own compile of the same file with the same num_warps/num_stages
+are launched with the same grid, scalars and random input buffers; every
+buffer is compared afterwards (exactly for integers, with a tolerance for
+floats). kiln kernels run through kiln's runtime library (C API, ctypes).
+
+    python3 conformance.py --ttir TTIR_DIR --kiln-out DIR --runtime-lib LIB \
+        [--json results.json] [--bench]
+
+Prints one line per file (parsed/compiled/ran/matched) and a summary line;
+--bench also times vadd, softmax and layernorm at the corpus README shapes,
+kiln and Triton side by side (triton.testing.do_bench, which clears L2
+between repeats), and prints a Markdown table.
+"""
+import argparse
+import ctypes as C
+import json
+import math
+import os
+import sys
+import traceback
+
+import torch
+import triton
+from triton.backends.compiler import GPUTarget
+
+ARG_TYPES = {"ptr": 0, "i1": 1, "i8": 2, "i16": 3, "i32": 4, "i64": 5,
+             "f16": 6, "bf16": 7, "f32": 8, "f64": 9}
+TORCH_DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+                "f64": torch.float64, "i32": torch.int32, "i64": torch.int64,
+                "i8": torch.int8, "i16": torch.int16, "i1": torch.bool,
+                "f8E4M3FN": torch.float8_e4m3fn, "f8E5M2": torch.float8_e5m2}
+
+
+class Arg(C.Structure):
+    _fields_ = [("type", C.c_int32), ("reserved", C.c_uint32), ("bits", C.c_uint64)]
+
+
+class Kiln:
+    """kiln's runtime library through its C API."""
+
+    def __init__(self, lib_path):
+        self.lib = C.CDLL(lib_path)
+        self.lib.kiln_last_error.restype = C.c_char_p
+        self.lib.kiln_status_name.restype = C.c_char_p
+        self.rt = C.c_void_p()
+        self._check(self.lib.kiln_runtime_create(0, C.byref(self.rt)), "kiln_runtime_create")
+        self.kernels = {}
+
+    def _check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"{what}: {self.lib.kiln_status_name(status).decode()}: "
+                               f"{self.lib.kiln_last_error().decode()}")
+
+    def open(self, artifact_dir):
+        k = C.c_void_p()
+        self._check(self.lib.kiln_kernel_open(self.rt, artifact_dir.encode(), 0, C.byref(k)),
+                    "kiln_kernel_open")
+        self._check(self.lib.kiln_kernel_prepare(k), "kiln_kernel_prepare")
+        return k
+
+    @staticmethod
+    def pack(signature, values):
+        args = (Arg * len(values))()
+        for i, (sig, v) in enumerate(zip(signature, values)):
+            t = sig["type"]
+            if t.startswith("ptr"):
+                args[i] = Arg(ARG_TYPES["ptr"], 0, v.data_ptr())
+            elif t == "f32":
+                args[i] = Arg(ARG_TYPES["f32"], 0,
+                              int.from_bytes(C.c_float(v).value.hex().encode(), "big") if False
+                              else C.cast(C.pointer(C.c_float(v)), C.POINTER(C.c_uint32)).contents.value)
+            elif t == "f64":
+                args[i] = Arg(ARG_TYPES["f64"], 0,
+                              C.cast(C.pointer(C.c_double(v)), C.POINTER(C.c_uint64)).contents.value)
+            else:
+                args[i] = Arg(ARG_TYPES[t], 0, int(v) & 0xFFFFFFFFFFFFFFFF)
+        return args
+
+    def launch(self, kernel, grid, args):
+        stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
+        self._check(self.lib.kiln_kernel_launch(kernel, C.c_uint32(grid[0]), C.c_uint32(grid[1]),
+                                                C.c_uint32(grid[2]), stream, args,
+                                                C.c_size_t(len(args))), "kiln_kernel_launch")
+
+
+def elem_type(sig_type):
+    return sig_type[4:-1] if sig_type.startswith("ptr<") else sig_type
+
+
+# Launch configurations of the four reference kernels (corpus README), small
+# for conformance and full size for --bench.
+def reference_config(name, full):
+    if name == "vadd_kernel":
+        n = (1 << 28) if full else (1 << 20) - 16 * 7
+        return {"grid": (math.ceil(n / 1024), 1, 1), "scalars": {"n": n}, "numel": n}
+    if name == "softmax_kernel":
+        rows, cols = (16384, 4096) if full else (256, 4000)
+        return {"grid": (rows, 1, 1), "numel": rows * 4096,
+                "scalars": {"in_stride": 4096, "out_stride": 4096, "n_cols": cols}}
+    if name == "layernorm_kernel":
+        rows, cols = (16384, 4096) if full else (256, 4000)
+        return {"grid": (rows, 1, 1), "numel": rows * 4096,
+                "scalars": {"stride": 4096, "n_cols": cols, "eps": 1e-5},
+                "small": {"w_ptr": 4096, "b_ptr": 4096}}
+    return None
+
+
+def make_inputs(signature, config, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    values = []
+    numel = config.get("numel", 1 << 22)
+    for sig in signature:
+        t = sig["type"]
+        if t.startswith("ptr"):
+            et = elem_type(t)
+            dtype = TORCH_DTYPES.get(et)
+            if dtype is None:
+                raise RuntimeError(f"no torch dtype for {et}")
+            n = config.get("small", {}).get(sig["name"], numel)
+            if dtype.is_floating_point:
+                buf = torch.randn(n, generator=g, device="cuda", dtype=torch.float32).to(dtype)
+            elif dtype == torch.bool:
+                buf = torch.randint(0, 2, (n,), generator=g, device="cuda").bool()
+            else:
+                buf = torch.randint(0, 64, (n,), generator=g, device="cuda", dtype=dtype)
+            values.append(buf)
+        else:
+            v = config.get("scalars", {}).get(sig["name"])
+            if v is None:
+                v = 1.0 if t.startswith("f") else 1024
+            values.append(v)
+    return values
+
+
+def compare(a, b):
+    if a.dtype.is_floating_point:
+        x, y = a.float(), b.float()
+        tol = (1e-2, 1e-2) if a.element_size() <= 2 else (1e-4, 1e-5)
+        ok = torch.allclose(x, y, rtol=tol[0], atol=tol[1], equal_nan=True)
+        return ok, float((x - y).abs().nan_to_num(0).max())
+    ok = torch.equal(a, b)
+    return ok, 0 if ok else int((a != b).sum())
+
+
+def run_one(kiln, ttir, art_dir, results):
+    name = os.path.basename(ttir)[:-5]
+    row = {"kernel": name, "parsed": False, "compiled": False, "ran": False, "matched": False}
+    results.append(row)
+    meta_path = os.path.join(art_dir, name, "metadata.json")
+    status_path = os.path.join(art_dir, name, "status.txt")
+    if os.path.exists(status_path):
+        row["parsed"] = True
+    if not os.path.exists(meta_path):
+        row["note"] = open(status_path).read().strip() if os.path.exists(status_path) else "no artifact"
+        return row
+    row["parsed"] = row["compiled"] = True
+    meta = json.load(open(meta_path))
+    opts = json.load(open(ttir[:-5] + ".json"))
+    sig = meta["signature"]
+    config = reference_config(meta["kernel"], False) or {"grid": (8, 8, 1), "numel": 1 << 22}
+    try:
+        tk = triton.compile(ttir, target=GPUTarget("cuda", 90, 32),
+                            options={"num_warps": opts["num_warps"],
+                                     "num_stages": opts["num_stages"]})
+        inputs = make_inputs(sig, config, seed=1234)
+        ours = [v.clone() if torch.is_tensor(v) else v for v in inputs]
+        theirs = [v.clone() if torch.is_tensor(v) else v for v in inputs]
+        grid = config["grid"]
+        tk[grid](*theirs)
+        k = kiln.open(os.path.join(art_dir, name))
+        kiln.launch(k, grid, Kiln.pack(sig, ours))
+        torch.cuda.synchronize()
+        row["ran"] = True
+        worst = 0.0
+        matched = True
+        for s, a, b in zip(sig, ours, theirs):
+            if torch.is_tensor(a):
+                ok, err = compare(a, b)
+                matched &= ok
+                worst = max(worst, float(err))
+                if not ok:
+                    row.setdefault("mismatch", []).append(f"{s['name']} (max err {err})")
+        row["matched"] = matched
+        row["max_abs_err"] = worst
+    except Exception as e:  # report and go on with the next kernel
+        row["error"] = f"{type(e).__name__}: {e}"
+        traceback.print_exc(file=sys.stderr)
+    return row
+
+
+def bench(kiln, ttir_dir, art_dir):
+    from triton.testing import do_bench
+    rows = []
+    for name in ("vadd_kernel", "softmax_kernel", "layernorm_kernel"):
+        ttir = os.path.join(ttir_dir, name + ".ttir")
+        meta = json.load(open(os.path.join(art_dir, name, "metadata.json")))
+        opts = json.load(open(ttir[:-5] + ".json"))
+        config = reference_config(name, True)
+        tk = triton.compile(ttir, target=GPUTarget("cuda", 90, 32),
+                            options={"num_warps": opts["num_warps"],
+                                     "num_stages": opts["num_stages"]})
+        inputs = make_inputs(meta["signature"], config, seed=7)
+        k = kiln.open(os.path.join(art_dir, name))
+        args = Kiln.pack(meta["signature"], inputs)
+        grid = config["grid"]
+        t_kiln = do_bench(lambda: kiln.launch(k, grid, args), warmup=25, rep=300)
+        t_triton = do_bench(lambda: tk[grid](*inputs), warmup=25, rep=300)
+        if name == "vadd_kernel":
+            nbytes = 3 * 4 * config["scalars"]["n"]
+        elif name == "softmax_kernel":
+            nbytes = 2 * 4 * 16384 * 4096
+        else:
+            nbytes = 2 * 2 * 16384 * 4096 + 2 * 4 * 4096
+        rows.append({"kernel": name, "kiln_ms": t_kiln, "triton_ms": t_triton,
+                     "kiln_GBps": nbytes / t_kiln / 1e6, "triton_GBps": nbytes / t_triton / 1e6,
+                     "ratio": t_triton / t_kiln})
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ttir", required=True)
+    p.add_argument("--kiln-out", required=True)
+    p.add_argument("--runtime-lib", required=True)
+    p.add_argument("--json")
+    p.add_argument("--bench", action="store_true")
+    a = p.parse_args()
+    kiln = Kiln(a.runtime_lib)
+    results = []
+    for f in sorted(os.listdir(a.ttir)):
+        if f.endswith(".ttir"):
+            row = run_one(kiln, os.path.join(a.ttir, f), a.kiln_out, results)
+            flags = " ".join(f"{k}={'yes' if row[k] else 'no'}"
+                             for k in ("parsed", "compiled", "ran", "matched"))
+            extra = row.get("note") or row.get("error") or ", ".join(row.get("mismatch", []))
+            print(f"{row['kernel']:55s} {flags} {extra}".rstrip(), flush=True)
+    n = len(results)
+    print(f"conformance: {n} files, {sum(r['parsed'] for r in results)} parsed, "
+          f"{sum(r['compiled'] for r in results)} compiled, {sum(r['ran'] for r in results)} ran, "
+          f"{sum(r['matched'] for r in results)} matched")
+    out = {"conformance": results}
+    if a.bench:
+        rows = bench(kiln, a.ttir, a.kiln_out)
+        out["bench"] = rows
+        print("| kernel | kiln ms | Triton ms | kiln GB/s | Triton GB/s | kiln/Triton throughput |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['kernel']} | {r['kiln_ms']:.4f} | {r['triton_ms']:.4f} | "
+                  f"{r['kiln_GBps']:.0f} | {r['triton_GBps']:.0f} | {r['ratio']:.3f} |")
+    if a.json:
+        json.dump(out, open(a.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()

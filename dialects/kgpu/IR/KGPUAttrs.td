@@ -1,0 +1,78 @@
+//===- KGPUAttrs.td - layouts of the kgpu dialect ----------*- tablegen -*-===//
+
+#ifndef KILN_DIALECTS_KGPU_IR_KGPUATTRS_TD
+#define KILN_DIALECTS_KGPU_IR_KGPUATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "dialects/kgpu/IR/KGPUDialect.td"
+
+class KGPU_Attr<string name, string mnemonic_, list<Trait> traits = []>
+    : AttrDef<KGPU_Dialect, name, traits> {
+  let mnemonic = mnemonic_;
+}
+
+def KGPU_BlockedEncodingAttr : KGPU_Attr<"BlockedEncoding", "blocked"> {
+  let summary = "tensor spread over the CTA in blocks";
+  let description = [{
+    Along each dimension d a thread holds `sizePerThread[d]` consecutive
+    elements, `threadsPerWarp[d]` lanes and `warpsPerCTA[d]` warps tile the
+    dimension, and the tile repeats until it covers the shape (a tile larger
+    than the shape wraps around, replicating elements). `order` lists the
+    dimensions from fastest to slowest varying, both for the elements a
+    thread holds and for numbering lanes and warps.
+
+    ```mlir
+    #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32],
+                   warpsPerCTA = [4], order = [0]}>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `{` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+    `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+    `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+    `order` `=` `[` $order `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+  }];
+}
+
+def KGPU_SliceEncodingAttr : KGPU_Attr<"SliceEncoding", "slice"> {
+  let summary = "parent layout with dimension `dim` removed";
+  let description = [{
+    The layout of a reduction's result along `dim`: each thread holds the
+    elements its parent layout gives it, with `dim` dropped (and so
+    replicated across the lanes and warps that split `dim`).
+
+    ```mlir
+    #kgpu.slice<{dim = 1, parent = #blocked}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `{` `dim` `=` $dim `,` `parent` `=` $parent `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def KGPU_SharedEncodingAttr : KGPU_Attr<"SharedEncoding", "shared"> {
+  let summary = "swizzled layout of a tensor in shared memory";
+  let description = [{
+    Rows along order[0] are stored contiguously; groups of `vec` elements
+    are XOR-swizzled by `(row / perPhase) % maxPhase` to avoid bank
+    conflicts (maxPhase = 1: no swizzle).
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
+    `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // KILN_DIALECTS_KGPU_IR_KGPUATTRS_TD

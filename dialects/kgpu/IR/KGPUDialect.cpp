@@ -1,0 +1,281 @@
+//===- KGPUDialect.cpp - the kgpu dialect, its layouts and ops ------------===//
+
+#include "dialects/kgpu/IR/KGPUDialect.h"
+#include "dialects/kgpu/IR/KGPULayouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace kiln::kgpu;
+
+#include "dialects/kgpu/IR/KGPUDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/kgpu/IR/KGPUAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/kgpu/IR/KGPUOps.cpp.inc"
+
+namespace {
+/// Prints layouts as aliases (#blocked, #blocked1, #slice, ...) at the top
+/// of the module instead of inline in every tensor type.
+struct KGPUOpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SliceEncodingAttr>(attr)) {
+      os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SharedEncodingAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
+void KGPUDialect::initialize() {
+  registerAttributes();
+  addInterfaces<KGPUOpAsmInterface>();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/kgpu/IR/KGPUOps.cpp.inc"
+      >();
+}
+
+void KGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/kgpu/IR/KGPUAttrs.cpp.inc"
+      >();
+}
+
+static LogicalResult verifyOrder(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<unsigned> order, size_t rank) {
+  if (order.size() != rank)
+    return emitError() << "order has " << order.size()
+                       << " entries for rank " << rank;
+  llvm::SmallBitVector seen(rank);
+  for (unsigned d : order) {
+    if (d >= rank || seen.test(d))
+      return emitError() << "order must be a permutation of [0, " << rank
+                         << "), got entry " << d;
+    seen.set(d);
+  }
+  return success();
+}
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0)
+    return emitError() << "blocked layout needs rank >= 1";
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and "
+                          "order must have the same length";
+  for (auto [name, values] :
+       {std::pair<StringRef, ArrayRef<unsigned>>{"sizePerThread",
+                                                 sizePerThread},
+        {"threadsPerWarp", threadsPerWarp},
+        {"warpsPerCTA", warpsPerCTA}})
+    for (unsigned v : values)
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << name << " entries must be powers of two, got "
+                           << v;
+  unsigned lanes = 1;
+  for (unsigned t : threadsPerWarp)
+    lanes *= t;
+  if (lanes != 32 && lanes != 64)
+    return emitError() << "threadsPerWarp must multiply to the warp size "
+                          "(32 or 64), got "
+                       << lanes;
+  return verifyOrder(emitError, order, rank);
+}
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
+  if (!isDistributedLayout(parent))
+    return emitError() << "slice parent must be a distributed layout, got "
+                       << parent;
+  if (dim >= getLayoutRank(parent))
+    return emitError() << "slice dim " << dim << " out of range for rank-"
+                       << getLayoutRank(parent) << " parent";
+  if (getLayoutRank(parent) < 2)
+    return emitError() << "slice parent must have rank >= 2";
+  return success();
+}
+
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec, unsigned perPhase, unsigned maxPhase,
+                           ArrayRef<unsigned> order) {
+  if (vec == 0 || perPhase == 0 || maxPhase == 0)
+    return emitError() << "vec, perPhase and maxPhase must be positive";
+  return verifyOrder(emitError, order, order.size());
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = getSrc().getType(), res = getResult().getType();
+  if (src.getShape() != res.getShape() ||
+      src.getElementType() != res.getElementType())
+    return emitOpError() << "may only change the layout, got " << src
+                         << " -> " << res;
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getResult().getType())
+    return getSrc();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Layout arithmetic
+//===----------------------------------------------------------------------===//
+
+bool kiln::kgpu::isDistributedLayout(Attribute layout) {
+  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
+}
+
+unsigned kiln::kgpu::getLayoutRank(Attribute layout) {
+  if (auto b = dyn_cast<BlockedEncodingAttr>(layout))
+    return b.getRank();
+  if (auto s = dyn_cast<SliceEncodingAttr>(layout))
+    return getLayoutRank(s.getParent()) - 1;
+  return 0;
+}
+
+Attribute kiln::kgpu::getLayout(Type type) {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    return t.getEncoding();
+  return {};
+}
+
+SmallVector<int64_t> kiln::kgpu::getTileShape(Attribute layout) {
+  if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
+    SmallVector<int64_t> tile;
+    for (unsigned d = 0; d < b.getRank(); ++d)
+      tile.push_back(int64_t(b.getSizePerThread()[d]) *
+                     b.getThreadsPerWarp()[d] * b.getWarpsPerCTA()[d]);
+    return tile;
+  }
+  auto s = cast<SliceEncodingAttr>(layout);
+  SmallVector<int64_t> tile = getTileShape(s.getParent());
+  tile.erase(tile.begin() + s.getDim());
+  return tile;
+}
+
+SmallVector<SmallVector<int64_t>>
+kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<int64_t>> result;
+  if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
+    unsigned rank = b.getRank();
+    SmallVector<int64_t> perDim(rank), tile = getTileShape(layout);
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t reps = std::max<int64_t>(1, llvm::divideCeil(shape[d], tile[d]));
+      perDim[d] = b.getSizePerThread()[d] * reps;
+    }
+    int64_t total = 1;
+    for (int64_t n : perDim)
+      total *= n;
+    for (int64_t e = 0; e < total; ++e) {
+      SmallVector<int64_t> off(rank);
+      int64_t rem = e;
+      for (unsigned d : b.getOrder()) {
+        int64_t i = rem % perDim[d];
+        rem /= perDim[d];
+        unsigned spt = b.getSizePerThread()[d];
+        off[d] = (i / spt) * tile[d] + i % spt;
+      }
+      result.push_back(std::move(off));
+    }
+    return result;
+  }
+  auto s = cast<SliceEncodingAttr>(layout);
+  SmallVector<int64_t> parentShape(shape);
+  parentShape.insert(parentShape.begin() + s.getDim(), 1);
+  for (SmallVector<int64_t> off : getElemOffsets(s.getParent(), parentShape)) {
+    off.erase(off.begin() + s.getDim());
+    if (!llvm::is_contained(result, off))
+      result.push_back(std::move(off));
+  }
+  return result;
+}
+
+unsigned kiln::kgpu::getNumElemsPerThread(Attribute layout,
+                                          ArrayRef<int64_t> shape) {
+  return getElemOffsets(layout, shape).size();
+}
+
+SmallVector<SmallVector<BaseTerm>>
+kiln::kgpu::getThreadBaseTerms(Attribute layout) {
+  if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
+    SmallVector<SmallVector<BaseTerm>> terms(b.getRank());
+    unsigned laneDiv = 1, warpDiv = 1;
+    for (unsigned d : b.getOrder()) {
+      unsigned spt = b.getSizePerThread()[d], tpw = b.getThreadsPerWarp()[d],
+               wpc = b.getWarpsPerCTA()[d];
+      if (tpw > 1)
+        terms[d].push_back({/*isWarp=*/false, laneDiv, tpw, spt});
+      if (wpc > 1)
+        terms[d].push_back({/*isWarp=*/true, warpDiv, wpc, spt * tpw});
+      laneDiv *= tpw;
+      warpDiv *= wpc;
+    }
+    return terms;
+  }
+  auto s = cast<SliceEncodingAttr>(layout);
+  auto terms = getThreadBaseTerms(s.getParent());
+  terms.erase(terms.begin() + s.getDim());
+  return terms;
+}
+
+Attribute kiln::kgpu::getDefaultBlockedLayout(MLIRContext *ctx,
+                                              ArrayRef<int64_t> shape,
+                                              unsigned numWarps,
+                                              unsigned threadsPerWarp,
+                                              ArrayRef<unsigned> order,
+                                              unsigned vec) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  unsigned fast = order[0];
+  spt[fast] = std::max<unsigned>(
+      1, std::min<int64_t>(vec, std::max<int64_t>(shape[fast], 1)));
+  // Elements still to cover along each dimension after spt.
+  SmallVector<int64_t> left(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    left[d] = std::max<int64_t>(1, llvm::divideCeil(shape[d], spt[d]));
+  unsigned lanes = threadsPerWarp;
+  for (unsigned d : order) {
+    while (lanes > 1 && left[d] > 1) {
+      tpw[d] *= 2;
+      left[d] = llvm::divideCeil(left[d], 2);
+      lanes /= 2;
+    }
+  }
+  tpw[order.back()] *= lanes; // leftover lanes replicate the slowest dim
+  unsigned warps = numWarps;
+  for (unsigned d : order) {
+    while (warps > 1 && left[d] > 1) {
+      wpc[d] *= 2;
+      left[d] = llvm::divideCeil(left[d], 2);
+      warps /= 2;
+    }
+  }
+  wpc[order.back()] *= warps;
+  return BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order);
+}

@@ -1,0 +1,73 @@
+//===- KGPULayouts.h - index arithmetic of distributed layouts --*- C++ -*-===//
+//
+// Which elements of a tensor each thread holds under a kgpu layout. Shared
+// by layout assignment and by the lowering to LLVM, so both agree on the
+// register order of every tensor.
+//
+// A thread's element e of a tensor of shape S sits at the logical index
+//   index[d] = (base[d] + offset[e][d]) mod S[d]
+// where base[d] depends only on the lane and warp id (getThreadBaseTerms)
+// and offset[e] only on e (getElemOffsets). The modulo makes a layout whose
+// tile is larger than S replicate elements across threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECTS_KGPU_IR_KGPULAYOUTS_H
+#define KILN_DIALECTS_KGPU_IR_KGPULAYOUTS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace kiln::kgpu {
+
+/// One term of a thread's base index along a dimension:
+///   multiplier * ((id / divisor) % modulus), id = lane id or warp id.
+struct BaseTerm {
+  bool isWarp;
+  unsigned divisor;
+  unsigned modulus;
+  unsigned multiplier;
+};
+
+/// True for layouts a tensor can be distributed with (blocked, slice).
+bool isDistributedLayout(mlir::Attribute layout);
+
+/// Rank of the tensors `layout` applies to.
+unsigned getLayoutRank(mlir::Attribute layout);
+
+/// Offsets of each element a thread holds, in register order (one vector of
+/// `rank` offsets per element). Duplicates are removed for slice layouts.
+llvm::SmallVector<llvm::SmallVector<int64_t>>
+getElemOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
+
+/// Number of elements each thread holds for a tensor of `shape`.
+unsigned getNumElemsPerThread(mlir::Attribute layout,
+                              llvm::ArrayRef<int64_t> shape);
+
+/// Per dimension, the terms summing to the thread's base index.
+llvm::SmallVector<llvm::SmallVector<BaseTerm>>
+getThreadBaseTerms(mlir::Attribute layout);
+
+/// Element count of the smallest tile of `layout` along each dimension
+/// (sizePerThread x threadsPerWarp x warpsPerCTA for blocked).
+llvm::SmallVector<int64_t> getTileShape(mlir::Attribute layout);
+
+/// The layout attached to a ranked tensor type, or null.
+mlir::Attribute getLayout(mlir::Type type);
+
+/// A blocked layout for `shape` over `numWarps` warps of `threadsPerWarp`
+/// lanes with `order` (fastest dimension first), giving `vec` consecutive
+/// elements per thread along order[0]. Lanes, then warps, are assigned to
+/// the fastest dimensions first without exceeding the shape where possible,
+/// so small tensors are not replicated needlessly.
+mlir::Attribute getDefaultBlockedLayout(mlir::MLIRContext *ctx,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        unsigned numWarps,
+                                        unsigned threadsPerWarp,
+                                        llvm::ArrayRef<unsigned> order,
+                                        unsigned vec);
+
+} // namespace kiln::kgpu
+
+#endif // KILN_DIALECTS_KGPU_IR_KGPULAYOUTS_H

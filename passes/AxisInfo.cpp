@@ -1,0 +1,317 @@
+//===- AxisInfo.cpp - contiguity, divisibility and constancy --------------===//
+
+#include "passes/AxisInfo.h"
+
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// Divisibility of a constant 0 (any power of two divides it); capped so
+/// products stay far from overflow.
+constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+int64_t highestPowerOf2Dividing(int64_t v) {
+  if (v == 0)
+    return kMaxDivisibility;
+  return std::min<int64_t>(kMaxDivisibility, int64_t(1)
+                                                 << llvm::countr_zero(
+                                                        uint64_t(v)));
+}
+
+/// Scalars are treated as tensors of shape [1], so their facts (e.g. the
+/// divisibility of a kernel argument) flow through the same rules.
+SmallVector<int64_t> shapeOf(Value v) {
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return SmallVector<int64_t>(t.getShape());
+  return {1};
+}
+
+AxisInfo unknown(ArrayRef<int64_t> shape) {
+  AxisInfo info;
+  info.contiguity.assign(shape.size(), 1);
+  info.divisibility.assign(shape.size(), 1);
+  info.constancy.assign(shape.size(), 1);
+  return info;
+}
+
+AxisInfo uniform(ArrayRef<int64_t> shape, int64_t divisibility,
+                 std::optional<int64_t> constant) {
+  AxisInfo info;
+  info.contiguity.assign(shape.size(), 1);
+  info.divisibility.assign(shape.size(), divisibility);
+  info.constancy.assign(shape.begin(), shape.end());
+  info.constant = constant;
+  return info;
+}
+
+int64_t elementBytes(Type ptrLike) {
+  Type elem = ptrLike;
+  if (auto t = dyn_cast<RankedTensorType>(elem))
+    elem = t.getElementType();
+  auto ptr = dyn_cast<kiln::tt::PointerType>(elem);
+  if (!ptr)
+    return 1;
+  Type pointee = ptr.getPointeeType();
+  if (pointee.isIntOrFloat())
+    return std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+  return 1;
+}
+
+} // namespace
+
+const AxisInfo &AxisInfoAnalysis::get(Value value) {
+  auto it = cache.find(value);
+  if (it != cache.end())
+    return it->second;
+  // Insert a conservative entry first: cycles (loop-carried values) then see
+  // "unknown" instead of recursing forever.
+  cache[value] = unknown(shapeOf(value));
+  AxisInfo info = compute(value);
+  return cache[value] = std::move(info);
+}
+
+AxisInfo AxisInfoAnalysis::compute(Value value) {
+  SmallVector<int64_t> shape = shapeOf(value);
+  unsigned rank = shape.size();
+
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto fn = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
+    if (!fn || !isa<IntegerType, kiln::tt::PointerType>(arg.getType()))
+      return unknown(shape);
+    AxisInfo info = unknown(shape);
+    unsigned i = arg.getArgNumber();
+    if (auto div = fn.getArgAttrOfType<IntegerAttr>(i, "tt.divisibility"))
+      return uniform(shape, div.getInt(), std::nullopt);
+    return info;
+  }
+
+  Operation *op = value.getDefiningOp();
+  APInt cst;
+  if (matchPattern(value, m_ConstantInt(&cst)))
+    return uniform(shape, highestPowerOf2Dividing(cst.getSExtValue()),
+                   cst.getSExtValue());
+
+  auto binary = [&](auto fn) -> AxisInfo {
+    const AxisInfo lhs = get(op->getOperand(0));
+    const AxisInfo rhs = get(op->getOperand(1));
+    if (lhs.getRank() != rank || rhs.getRank() != rank)
+      return unknown(shape);
+    return fn(lhs, rhs);
+  };
+  auto gcd = [](int64_t a, int64_t b) { return std::gcd(a, b); };
+
+  return llvm::TypeSwitch<Operation *, AxisInfo>(op)
+      .Case([&](tt::MakeRangeOp r) {
+        AxisInfo info;
+        info.contiguity = {shape[0]};
+        info.divisibility = {highestPowerOf2Dividing(r.getStart())};
+        info.constancy = {1};
+        return info;
+      })
+      .Case([&](tt::SplatOp s) {
+        const AxisInfo src = get(s.getSrc());
+        return uniform(shape, src.divisibility[0], src.constant);
+      })
+      .Case([&](tt::ExpandDimsOp e) {
+        AxisInfo src = get(e.getSrc());
+        if (src.getRank() + 1 != rank)
+          return unknown(shape);
+        unsigned axis = e.getAxis();
+        int64_t div = src.divisibility.empty() ? 1 : src.divisibility[0];
+        for (int64_t d : src.divisibility)
+          div = std::max(div, d);
+        src.contiguity.insert(src.contiguity.begin() + axis, 1);
+        src.divisibility.insert(src.divisibility.begin() + axis, div);
+        src.constancy.insert(src.constancy.begin() + axis, 1);
+        return src;
+      })
+      .Case([&](tt::BroadcastOp b) {
+        AxisInfo src = get(b.getSrc());
+        if (src.getRank() != rank)
+          return unknown(shape);
+        auto srcShape = b.getSrc().getType().getShape();
+        for (unsigned d = 0; d < rank; ++d)
+          if (srcShape[d] == 1 && shape[d] != 1) {
+            src.contiguity[d] = 1;
+            src.constancy[d] = shape[d];
+          }
+        return src;
+      })
+      .Case([&](tt::AddPtrOp a) {
+        int64_t bytes = elementBytes(a.getPtr().getType());
+        return binary([&](const AxisInfo &p, const AxisInfo &o) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d) {
+            info.contiguity[d] = std::max(gcd(p.contiguity[d], o.constancy[d]),
+                                          gcd(p.constancy[d], o.contiguity[d]));
+            info.divisibility[d] =
+                gcd(p.divisibility[d],
+                    std::min(kMaxDivisibility, o.divisibility[d] * bytes));
+            info.constancy[d] = gcd(p.constancy[d], o.constancy[d]);
+          }
+          return info;
+        });
+      })
+      .Case([&](arith::AddIOp) {
+        return binary([&](const AxisInfo &l, const AxisInfo &r) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d) {
+            info.contiguity[d] = std::max(gcd(l.contiguity[d], r.constancy[d]),
+                                          gcd(l.constancy[d], r.contiguity[d]));
+            info.divisibility[d] = gcd(l.divisibility[d], r.divisibility[d]);
+            info.constancy[d] = gcd(l.constancy[d], r.constancy[d]);
+          }
+          if (l.constant && r.constant)
+            info.constant = *l.constant + *r.constant;
+          return info;
+        });
+      })
+      .Case([&](arith::SubIOp) {
+        return binary([&](const AxisInfo &l, const AxisInfo &r) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d) {
+            info.contiguity[d] = gcd(l.contiguity[d], r.constancy[d]);
+            info.divisibility[d] = gcd(l.divisibility[d], r.divisibility[d]);
+            info.constancy[d] = gcd(l.constancy[d], r.constancy[d]);
+          }
+          return info;
+        });
+      })
+      .Case([&](arith::MulIOp) {
+        return binary([&](const AxisInfo &l, const AxisInfo &r) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d) {
+            // x * 1 keeps x's contiguity.
+            if (r.constant == 1)
+              info.contiguity[d] = l.contiguity[d];
+            else if (l.constant == 1)
+              info.contiguity[d] = r.contiguity[d];
+            info.divisibility[d] = std::min(
+                kMaxDivisibility, l.divisibility[d] * r.divisibility[d]);
+            info.constancy[d] = gcd(l.constancy[d], r.constancy[d]);
+          }
+          if (l.constant && r.constant)
+            info.constant = *l.constant * *r.constant;
+          return info;
+        });
+      })
+      .Case([&](arith::RemSIOp) { return remOrDiv(op, shape, /*rem=*/true); })
+      .Case([&](arith::RemUIOp) { return remOrDiv(op, shape, /*rem=*/true); })
+      .Case([&](arith::DivSIOp) { return remOrDiv(op, shape, /*rem=*/false); })
+      .Case([&](arith::DivUIOp) { return remOrDiv(op, shape, /*rem=*/false); })
+      .Case([&](arith::CmpIOp) {
+        return binary([&](const AxisInfo &l, const AxisInfo &r) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d) {
+            int64_t c = gcd(l.constancy[d], r.constancy[d]);
+            // A range compared with a uniform bound flips at most at
+            // multiples of both divisibilities.
+            if (r.constancy[d] == shape[d] && l.contiguity[d] > 1)
+              c = std::max(c, gcd(gcd(l.contiguity[d], l.divisibility[d]),
+                                  r.divisibility[d]));
+            if (l.constancy[d] == shape[d] && r.contiguity[d] > 1)
+              c = std::max(c, gcd(gcd(r.contiguity[d], r.divisibility[d]),
+                                  l.divisibility[d]));
+            info.constancy[d] = c;
+          }
+          return info;
+        });
+      })
+      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](Operation *) {
+        return binary([&](const AxisInfo &l, const AxisInfo &r) {
+          AxisInfo info = unknown(shape);
+          for (unsigned d = 0; d < rank; ++d)
+            info.constancy[d] = gcd(l.constancy[d], r.constancy[d]);
+          return info;
+        });
+      })
+      .Case([&](arith::SelectOp s) {
+        AxisInfo info = unknown(shape);
+        const AxisInfo &c = get(s.getCondition());
+        const AxisInfo &t = get(s.getTrueValue());
+        const AxisInfo &f = get(s.getFalseValue());
+        if (t.getRank() != rank || f.getRank() != rank)
+          return info;
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t cc = c.getRank() == rank ? c.constancy[d] : shape[d];
+          info.constancy[d] = gcd(cc, gcd(t.constancy[d], f.constancy[d]));
+          info.contiguity[d] =
+              gcd(cc, std::min(t.contiguity[d], f.contiguity[d]));
+          info.divisibility[d] = gcd(t.divisibility[d], f.divisibility[d]);
+        }
+        return info;
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+            arith::IndexCastOp>([&](Operation *) {
+        return get(op->getOperand(0)).getRank() == rank
+                   ? get(op->getOperand(0))
+                   : unknown(shape);
+      })
+      .Default([&](Operation *) { return unknown(shape); });
+}
+
+AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
+                                    bool rem) {
+  unsigned rank = shape.size();
+  const AxisInfo l = get(op->getOperand(0));
+  const AxisInfo r = get(op->getOperand(1));
+  AxisInfo info = unknown(shape);
+  if (l.getRank() != rank || r.getRank() != rank)
+    return info;
+  for (unsigned d = 0; d < rank; ++d) {
+    bool uniformRhs = r.constancy[d] == shape[d];
+    if (rem) {
+      if (uniformRhs) {
+        info.contiguity[d] = std::gcd(l.contiguity[d], r.divisibility[d]);
+        info.divisibility[d] = std::gcd(l.divisibility[d], r.divisibility[d]);
+      }
+      info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
+    } else {
+      info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
+      if (uniformRhs && l.contiguity[d] > 1)
+        info.constancy[d] = std::max(
+            info.constancy[d],
+            std::gcd(std::gcd(l.contiguity[d], l.divisibility[d]),
+                     r.divisibility[d]));
+    }
+  }
+  return info;
+}
+
+unsigned AxisInfoAnalysis::getContiguousDim(Value ptr) {
+  const AxisInfo &info = get(ptr);
+  unsigned best = info.getRank() ? info.getRank() - 1 : 0;
+  for (unsigned d = 0; d < info.getRank(); ++d)
+    if (info.contiguity[d] > info.contiguity[best])
+      best = d;
+  return best;
+}
+
+unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
+                                          unsigned dim) {
+  const AxisInfo info = get(ptr);
+  if (info.getRank() == 0 || dim >= info.getRank())
+    return 1;
+  int64_t bytes = elementBytes(ptr.getType());
+  int64_t vec = std::min<int64_t>(info.contiguity[dim], 16 / bytes);
+  vec = std::min<int64_t>(vec, std::max<int64_t>(1, info.divisibility[dim] /
+                                                        bytes));
+  if (mask) {
+    const AxisInfo m = get(mask);
+    if (m.getRank() == info.getRank())
+      vec = std::min<int64_t>(vec, m.constancy[dim]);
+    else
+      vec = 1;
+  }
+  vec = std::max<int64_t>(1, vec);
+  return static_cast<unsigned>(llvm::bit_floor(uint64_t(vec)));
+}

@@ -1,0 +1,289 @@
+//===- KGPUAssignLayouts.cpp - give every tensor a distributed layout -----===//
+//
+// Tensors that must share a layout (so elementwise ops, broadcasts and loops
+// need no data movement) are grouped with a union-find. Each group of the
+// highest rank gets a blocked layout from its widest global access; lower-rank
+// groups that feed an expand_dims or come out of a reduction get the matching
+// slice layout; remaining groups get their own blocked layout. Where two
+// demands disagree a kgpu.convert_layout is inserted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/AxisInfo.h"
+#include "passes/Passes.h"
+
+#include "dialects/kgpu/IR/KGPULayouts.h"
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_KGPUASSIGNLAYOUTS
+#include "passes/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+/// Ops whose tensor operands and results all share one layout.
+bool sharesLayout(Operation *op) {
+  Dialect *d = op->getDialect();
+  if (d && (d->getNamespace() == "arith" || d->getNamespace() == "math"))
+    return true;
+  return isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::BitcastOp,
+             tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::MulhiUIOp,
+             tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
+             tt::ExternElementwiseOp, tt::ElementwiseInlineAsmOp,
+             tt::BroadcastOp, tt::AtomicRMWOp, tt::AtomicCASOp,
+             tt::ScanOp, tt::MapElementwiseOp, tt::HistogramOp>(op);
+}
+
+struct Relation {
+  Operation *op; // tt.expand_dims or tt.reduce
+  Value lower;   // the lower-rank tensor (expand_dims operand / reduce result)
+  Value higher;  // the higher-rank tensor
+  unsigned axis;
+};
+
+struct KGPUAssignLayouts
+    : kiln::impl::KGPUAssignLayoutsBase<KGPUAssignLayouts> {
+  using KGPUAssignLayoutsBase::KGPUAssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (numWarps < 1 || !llvm::isPowerOf2_32(numWarps)) {
+      module.emitError() << "num-warps must be a power of two, got "
+                         << numWarps;
+      return signalPassFailure();
+    }
+    if (threadsPerWarp != 32 && threadsPerWarp != 64) {
+      module.emitError() << "threads-per-warp must be 32 or 64, got "
+                         << threadsPerWarp;
+      return signalPassFailure();
+    }
+    Builder b(module.getContext());
+    module->setAttr(kgpu::KGPUDialect::kNumWarpsAttrName,
+                    b.getI32IntegerAttr(numWarps));
+    module->setAttr(kgpu::KGPUDialect::kThreadsPerWarpAttrName,
+                    b.getI32IntegerAttr(threadsPerWarp));
+    for (auto fn : module.getOps<tt::FuncOp>())
+      if (failed(assign(fn)))
+        return signalPassFailure();
+  }
+
+  LogicalResult assign(tt::FuncOp fn) {
+    MLIRContext *ctx = fn.getContext();
+    llvm::EquivalenceClasses<Value> classes;
+    SmallVector<Value> tensors;
+    SmallVector<Relation> relations;
+    auto add = [&](Value v) {
+      if (isTensor(v) && !getLayoutOrNull(v)) {
+        classes.insert(v);
+        tensors.push_back(v);
+      }
+    };
+    auto unite = [&](Value a, Value c) {
+      if (isTensor(a) && isTensor(c))
+        classes.unionSets(a, c);
+    };
+
+    fn.walk([&](Operation *op) {
+      for (Value r : op->getResults())
+        add(r);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (Value arg : block.getArguments())
+            add(arg);
+    });
+    fn.walk([&](Operation *op) {
+      if (sharesLayout(op)) {
+        Value first;
+        for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+          if (isTensor(v)) {
+            if (first)
+              unite(first, v);
+            else
+              first = v;
+          }
+      } else if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+        for (auto [i, init] : llvm::enumerate(forOp.getInitArgs())) {
+          unite(init, forOp.getRegionIterArgs()[i]);
+          unite(init, forOp.getResult(i));
+          unite(init, yield.getOperand(i));
+        }
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (auto [i, res] : llvm::enumerate(ifOp.getResults())) {
+          unite(res, ifOp.thenYield().getOperand(i));
+          if (!ifOp.getElseRegion().empty())
+            unite(res, ifOp.elseYield().getOperand(i));
+        }
+      } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+        auto cond = whileOp.getConditionOp();
+        auto yield = whileOp.getYieldOp();
+        for (auto [i, init] : llvm::enumerate(whileOp.getInits())) {
+          unite(init, whileOp.getBeforeArguments()[i]);
+          unite(init, yield.getOperand(i));
+        }
+        for (auto [i, res] : llvm::enumerate(whileOp.getResults())) {
+          unite(res, cond.getArgs()[i]);
+          unite(res, whileOp.getAfterArguments()[i]);
+        }
+      } else if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+        for (Value src : reduce.getSrcs())
+          unite(reduce.getSrcs().front(), src);
+        for (Value res : reduce.getResults()) {
+          unite(reduce.getResult().front(), res);
+          if (isTensor(res))
+            relations.push_back({op, res, reduce.getSrcs().front(),
+                                 unsigned(reduce.getAxis())});
+        }
+      } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        // The accumulator and the result share a layout (the MMA layouts
+        // of the matmul lowering will refine this).
+        unite(dot.getC(), dot.getD());
+      } else if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+        relations.push_back({op, expand.getSrc(), expand.getResult(),
+                             unsigned(expand.getAxis())});
+      }
+    });
+
+    // Pick layouts, highest rank first.
+    DenseMap<Value, Attribute> layoutOf; // class leader -> layout
+    SmallVector<Value> leaders;
+    for (auto it = classes.begin(); it != classes.end(); ++it)
+      if ((*it)->isLeader())
+        leaders.push_back((*it)->getData());
+    auto rankOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getRank();
+    };
+    llvm::stable_sort(leaders, [&](Value a, Value c) {
+      return rankOf(a) > rankOf(c);
+    });
+    AxisInfoAnalysis axisInfo;
+    for (Value leader : leaders) {
+      Attribute layout;
+      for (const Relation &rel : relations) {
+        if (classes.getLeaderValue(rel.lower) != leader)
+          continue;
+        auto it = layoutOf.find(classes.getLeaderValue(rel.higher));
+        if (it == layoutOf.end())
+          continue;
+        layout = kgpu::SliceEncodingAttr::get(ctx, rel.axis, it->second);
+        break;
+      }
+      if (!layout)
+        layout = chooseBlocked(ctx, classes, leader, axisInfo);
+      layoutOf[leader] = layout;
+    }
+
+    // Rewrite types.
+    for (Value v : tensors) {
+      auto type = cast<RankedTensorType>(v.getType());
+      Attribute layout = layoutOf.lookup(classes.getLeaderValue(v));
+      v.setType(type.cloneWithEncoding(layout));
+    }
+    fn.walk([&](arith::ConstantOp cst) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        if (dense.getType() != cst.getType())
+          cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
+    });
+
+    // Reconcile the relations that the choice above did not satisfy.
+    for (const Relation &rel : relations) {
+      auto higher = cast<RankedTensorType>(rel.higher.getType());
+      auto lower = cast<RankedTensorType>(rel.lower.getType());
+      Attribute wanted =
+          kgpu::SliceEncodingAttr::get(ctx, rel.axis, higher.getEncoding());
+      if (lower.getEncoding() == wanted)
+        continue;
+      OpBuilder builder(rel.op);
+      RankedTensorType wantedType = lower.cloneWithEncoding(wanted);
+      if (isa<tt::ExpandDimsOp>(rel.op)) {
+        auto cvt = kgpu::ConvertLayoutOp::create(builder, rel.op->getLoc(),
+                                                 wantedType, rel.lower);
+        rel.op->setOperand(0, cvt);
+      } else {
+        builder.setInsertionPointAfter(rel.op);
+        Value result = rel.lower;
+        auto cvt = kgpu::ConvertLayoutOp::create(builder, rel.op->getLoc(),
+                                                 lower, result);
+        result.replaceAllUsesExcept(cvt, cvt);
+        result.setType(wantedType);
+      }
+    }
+    return success();
+  }
+
+  static Attribute getLayoutOrNull(Value v) {
+    return kgpu::getLayout(v.getType());
+  }
+
+  /// A blocked layout for a group: shaped after its largest tensor and, when
+  /// the group holds global accesses, coalesced for the widest of them.
+  Attribute chooseBlocked(MLIRContext *ctx,
+                          llvm::EquivalenceClasses<Value> &classes,
+                          Value leader, AxisInfoAnalysis &axisInfo) {
+    Value largest = leader;
+    Value anchorPtr, anchorMask;
+    int64_t anchorElems = -1;
+    auto numel = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getNumElements();
+    };
+    for (auto it = classes.findLeader(leader);
+         it != classes.member_end(); ++it) {
+      Value v = *it;
+      if (numel(v) > numel(largest))
+        largest = v;
+      for (Operation *user : v.getUsers()) {
+        Value ptr, mask;
+        if (auto load = dyn_cast<tt::LoadOp>(user)) {
+          ptr = load.getPtr();
+          mask = load.getMask();
+        } else if (auto store = dyn_cast<tt::StoreOp>(user)) {
+          ptr = store.getPtr();
+          mask = store.getMask();
+        }
+        if (ptr == v && numel(v) > anchorElems) {
+          anchorPtr = ptr;
+          anchorMask = mask;
+          anchorElems = numel(v);
+        }
+      }
+    }
+    auto shape = cast<RankedTensorType>(largest.getType()).getShape();
+    unsigned rank = shape.size();
+    SmallVector<unsigned> order;
+    unsigned vec = 1;
+    if (anchorPtr) {
+      unsigned fast = axisInfo.getContiguousDim(anchorPtr);
+      vec = axisInfo.getVectorWidth(anchorPtr, anchorMask, fast);
+      order.push_back(fast);
+    } else {
+      order.push_back(rank - 1);
+    }
+    for (int d = rank - 1; d >= 0; --d)
+      if (unsigned(d) != order.front())
+        order.push_back(d);
+    // Keep at least one element per thread: never ask for more per thread
+    // than the tensor holds per thread when spread over the whole CTA.
+    int64_t total = 1;
+    for (int64_t s : shape)
+      total *= s;
+    int64_t perThread =
+        std::max<int64_t>(1, total / (int64_t(numWarps) * threadsPerWarp));
+    vec = std::max<unsigned>(1, std::min<int64_t>(vec, perThread));
+    return kgpu::getDefaultBlockedLayout(ctx, shape, numWarps, threadsPerWarp,
+                                         order, vec);
+  }
+};
+
+} // namespace

@@ -1,0 +1,1268 @@
+//===- KGPUConvertToLLVM.cpp - tt/kgpu tensor programs to LLVM (SIMT) -----===//
+//
+// Every tensor value becomes the elements its layout gives one thread, as an
+// LLVM struct in the register order of KGPULayouts.h. Elementwise ops are
+// applied per element; loads and stores are grouped into vectors along the
+// contiguous dimension; reductions combine in a thread, across lanes with
+// shuffles, then across warps through shared memory; layout conversions go
+// through shared memory. Target-specific instructions come from TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/AxisInfo.h"
+#include "passes/Passes.h"
+#include "passes/TargetInfo.h"
+
+#include "dialects/kgpu/IR/KGPULayouts.h"
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_KGPUCONVERTTOLLVM
+#include "passes/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+constexpr StringLiteral kSmemOffsetAttr = "kgpu.smem_offset";
+
+/// State shared by all patterns of one run.
+struct Lowering {
+  TargetInfo *target;
+  unsigned numWarps;
+  unsigned warpSize;
+  const LLVMTypeConverter *converter;
+  LLVM::GlobalOp smem;
+  /// Elements per global access, decided before conversion from AxisInfo.
+  DenseMap<Operation *, unsigned> vectorWidth;
+};
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(v));
+}
+
+SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
+  auto st = dyn_cast<LLVM::LLVMStructType>(v.getType());
+  if (!st)
+    return {v};
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < st.getBody().size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, v, ArrayRef<int64_t>{i}));
+  return out;
+}
+
+Value pack(OpBuilder &b, Location loc, Type type, ArrayRef<Value> values) {
+  auto st = dyn_cast<LLVM::LLVMStructType>(type);
+  if (!st) {
+    assert(values.size() == 1 && "scalar packs one value");
+    return values.front();
+  }
+  Value s = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, v] : llvm::enumerate(values))
+    s = LLVM::InsertValueOp::create(b, loc, s, v, ArrayRef<int64_t>{int64_t(i)});
+  return s;
+}
+
+RankedTensorType tensorOf(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+/// Lane id and warp id of the current thread.
+std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc,
+                                    const Lowering &l) {
+  Value tid = l.target->getThreadId(b, loc);
+  Value lane = LLVM::AndOp::create(b, loc, tid, i32Const(b, loc, l.warpSize - 1));
+  Value warp = LLVM::LShrOp::create(b, loc, tid,
+                                    i32Const(b, loc, llvm::Log2_32(l.warpSize)));
+  return {lane, warp};
+}
+
+Value baseTermValue(OpBuilder &b, Location loc, Value lane, Value warp,
+                    const kgpu::BaseTerm &t) {
+  Value id = t.isWarp ? warp : lane;
+  Value v = LLVM::LShrOp::create(b, loc, id,
+                                 i32Const(b, loc, llvm::Log2_32(t.divisor)));
+  v = LLVM::AndOp::create(b, loc, v, i32Const(b, loc, t.modulus - 1));
+  return LLVM::MulOp::create(b, loc, v, i32Const(b, loc, t.multiplier));
+}
+
+/// Logical indices (i32) of every element the thread holds, per dimension.
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
+                                            const Lowering &l,
+                                            Attribute layout,
+                                            ArrayRef<int64_t> shape) {
+  auto [lane, warp] = laneAndWarp(b, loc, l);
+  auto terms = kgpu::getThreadBaseTerms(layout);
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  SmallVector<Value> base;
+  for (auto &dimTerms : terms) {
+    Value sum = i32Const(b, loc, 0);
+    for (const kgpu::BaseTerm &t : dimTerms)
+      sum = LLVM::AddOp::create(b, loc, sum, baseTermValue(b, loc, lane, warp, t));
+    base.push_back(sum);
+  }
+  SmallVector<SmallVector<Value>> result;
+  for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
+    SmallVector<Value> idx;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      Value v = LLVM::AddOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
+      if (tile[d] > shape[d] || shape[d] % tile[d] != 0)
+        v = LLVM::URemOp::create(b, loc, v, i32Const(b, loc, shape[d]));
+      idx.push_back(v);
+    }
+    result.push_back(std::move(idx));
+  }
+  return result;
+}
+
+Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> idx,
+                  ArrayRef<int64_t> shape) {
+  Value lin = i32Const(b, loc, 0);
+  int64_t stride = 1;
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    Value term = LLVM::MulOp::create(b, loc, idx[d], i32Const(b, loc, stride));
+    lin = LLVM::AddOp::create(b, loc, lin, term);
+    stride *= shape[d];
+  }
+  return lin;
+}
+
+/// Element type as stored in memory (i1 occupies a byte).
+Type memoryType(Type t) {
+  if (t.isInteger(1))
+    return IntegerType::get(t.getContext(), 8);
+  return t;
+}
+
+unsigned bitWidth(Type t) {
+  if (isa<LLVM::LLVMPointerType>(t))
+    return 64;
+  return t.getIntOrFloatBitWidth();
+}
+
+Value toMemory(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), v);
+  return v;
+}
+
+Value fromMemory(OpBuilder &b, Location loc, Value v, Type elem) {
+  if (elem.isInteger(1))
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,
+                                LLVM::ConstantOp::create(b, loc, v.getType(),
+                                                         b.getIntegerAttr(v.getType(), 0)));
+  return v;
+}
+
+Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
+                  int64_t byteOffset, Type elem, Value index) {
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(),
+                                          l.target->getSharedAddressSpace());
+  Value base = LLVM::AddressOfOp::create(b, loc, l.smem);
+  Value p = LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), base,
+                                ArrayRef<LLVM::GEPArg>{int32_t(byteOffset)});
+  return LLVM::GEPOp::create(b, loc, ptrTy, elem, p, ValueRange{index});
+}
+
+/// Bits to 32-bit words for shuffles, and back.
+SmallVector<Value> toShuffleWords(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  Type i32 = b.getI32Type();
+  unsigned bits = bitWidth(t);
+  if (isa<LLVM::LLVMPointerType>(t))
+    v = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  else if (!t.isInteger())
+    v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  if (bits < 32)
+    return {LLVM::ZExtOp::create(b, loc, i32, v)};
+  if (bits == 32)
+    return {v};
+  Value lo = LLVM::TruncOp::create(b, loc, i32, v);
+  Value hi = LLVM::TruncOp::create(
+      b, loc, i32,
+      LLVM::LShrOp::create(b, loc, v,
+                           LLVM::ConstantOp::create(b, loc, v.getType(),
+                                                    b.getIntegerAttr(v.getType(), 32))));
+  return {lo, hi};
+}
+
+Value fromShuffleWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                       Type t) {
+  unsigned bits = bitWidth(t);
+  Type it = b.getIntegerType(bits);
+  Value v;
+  if (bits < 32) {
+    v = LLVM::TruncOp::create(b, loc, it, words[0]);
+  } else if (bits == 32) {
+    v = words[0];
+  } else {
+    Value lo = LLVM::ZExtOp::create(b, loc, it, words[0]);
+    Value hi = LLVM::ZExtOp::create(b, loc, it, words[1]);
+    hi = LLVM::ShlOp::create(b, loc, hi,
+                             LLVM::ConstantOp::create(b, loc, it, b.getIntegerAttr(it, 32)));
+    v = LLVM::OrOp::create(b, loc, lo, hi);
+  }
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::IntToPtrOp::create(b, loc, t, v);
+  if (!t.isInteger())
+    return LLVM::BitcastOp::create(b, loc, t, v);
+  return v;
+}
+
+/// Applies a tt.reduce / tt.scan combiner region to (acc, next).
+SmallVector<Value> combine(ConversionPatternRewriter &rewriter, Region &region,
+                           ArrayRef<Value> acc, ArrayRef<Value> next) {
+  Block &block = region.front();
+  IRMapping mapping;
+  unsigned n = acc.size();
+  for (unsigned i = 0; i < n; ++i) {
+    mapping.map(block.getArgument(i), acc[i]);
+    mapping.map(block.getArgument(n + i), next[i]);
+  }
+  for (Operation &op : block.without_terminator())
+    rewriter.clone(op, mapping);
+  SmallVector<Value> out;
+  for (Value v : block.getTerminator()->getOperands())
+    out.push_back(mapping.lookupOrDefault(v));
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct KPattern : OpConversionPattern<OpTy> {
+  KPattern(const TypeConverter &tc, MLIRContext *ctx, Lowering &l)
+      : OpConversionPattern<OpTy>(tc, ctx), l(l) {}
+  Lowering &l;
+};
+
+struct FuncLowering : KPattern<tt::FuncOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::FuncOp fn, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = fn.getFunctionType();
+    TypeConverter::SignatureConversion sig(type.getNumInputs());
+    SmallVector<Attribute> argTypes, argNames;
+    for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(t);
+      if (!converted)
+        return fn.emitError() << "cannot lower argument #" << i << " of type "
+                              << t;
+      sig.addInputs(i, converted);
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      if (auto p = dyn_cast<tt::PointerType>(t))
+        os << "ptr<" << p.getPointeeType() << ">";
+      else
+        os << t;
+      argTypes.push_back(rewriter.getStringAttr(s));
+      std::string name = "arg" + std::to_string(i);
+      if (auto loc = dyn_cast<NameLoc>(fn.getArgument(i).getLoc()))
+        name = loc.getName().str();
+      argNames.push_back(rewriter.getStringAttr(name));
+    }
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(type.getResults(), results)))
+      return fn.emitError() << "cannot lower the result types of '"
+                            << fn.getName() << "'";
+    Type resultType = results.empty()
+                          ? LLVM::LLVMVoidType::get(rewriter.getContext())
+                          : results.front();
+    if (results.size() > 1)
+      return fn.emitError() << "functions returning several values are not "
+                               "supported yet";
+    auto llvmType = LLVM::LLVMFunctionType::get(resultType,
+                                                sig.getConvertedTypes());
+    auto newFn = LLVM::LLVMFuncOp::create(rewriter, fn.getLoc(), fn.getName(),
+                                          llvmType);
+    rewriter.inlineRegionBefore(fn.getBody(), newFn.getBody(), newFn.end());
+    if (failed(rewriter.convertRegionTypes(&newFn.getBody(),
+                                           *getTypeConverter(), &sig)))
+      return failure();
+    if (fn.isPublic()) {
+      l.target->markKernel(newFn, l.numWarps * l.warpSize);
+      newFn->setAttr("kiln.arg_types", rewriter.getArrayAttr(argTypes));
+      newFn->setAttr("kiln.arg_names", rewriter.getArrayAttr(argNames));
+    } else {
+      newFn.setLinkage(LLVM::Linkage::Internal);
+    }
+    rewriter.eraseOp(fn);
+    return success();
+  }
+};
+
+struct ReturnLowering : KPattern<tt::ReturnOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+struct CallLowering : KPattern<tt::CallOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), results)))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, results, op.getCallee(),
+                                              adaptor.getOperands());
+    return success();
+  }
+};
+
+struct ProgramIdLowering : KPattern<tt::GetProgramIdOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::GetProgramIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, l.target->getProgramId(rewriter, op.getLoc(),
+                                                  unsigned(op.getAxis())));
+    return success();
+  }
+};
+
+struct NumProgramsLowering : KPattern<tt::GetNumProgramsOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::GetNumProgramsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, l.target->getNumPrograms(rewriter, op.getLoc(),
+                                                    unsigned(op.getAxis())));
+    return success();
+  }
+};
+
+struct MakeRangeLowering : KPattern<tt::MakeRangeOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    auto indices =
+        emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    SmallVector<Value> values;
+    for (auto &idx : indices)
+      values.push_back(LLVM::AddOp::create(rewriter, loc, idx[0],
+                                           i32Const(rewriter, loc, op.getStart())));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(type), values));
+    return success();
+  }
+};
+
+struct SplatLowering : KPattern<tt::SplatOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    unsigned n = kgpu::getNumElemsPerThread(type.getEncoding(), type.getShape());
+    SmallVector<Value> values(n, adaptor.getSrc());
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(),
+                                getTypeConverter()->convertType(type), values));
+    return success();
+  }
+};
+
+struct ConstantLowering : KPattern<arith::ConstantOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type)
+      return failure();
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!dense)
+      return op.emitError() << "non-splat tensor constants are not supported "
+                               "by the NVPTX lowering yet";
+    Type elem = getTypeConverter()->convertType(type.getElementType());
+    Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elem,
+                                            dense.getSplatValue<Attribute>());
+    unsigned n = kgpu::getNumElemsPerThread(type.getEncoding(), type.getShape());
+    SmallVector<Value> values(n, scalar);
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(),
+                                getTypeConverter()->convertType(type), values));
+    return success();
+  }
+};
+
+struct PoisonLowering : KPattern<ub::PoisonOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(ub::PoisonOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(op.getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(
+        op, getTypeConverter()->convertType(op.getType()));
+    return success();
+  }
+};
+
+/// Maps each element of `dst` (layout/shape) to the element of `src` the
+/// same thread holds at the same logical index, for broadcast and
+/// expand_dims. `dimMap[d]` is the src dimension of dst dimension d, or -1.
+FailureOr<SmallVector<unsigned>>
+remapElements(RankedTensorType src, RankedTensorType dst,
+              ArrayRef<int> dimMap) {
+  auto srcOffsets = kgpu::getElemOffsets(src.getEncoding(), src.getShape());
+  auto dstOffsets = kgpu::getElemOffsets(dst.getEncoding(), dst.getShape());
+  SmallVector<unsigned> map;
+  for (const auto &doff : dstOffsets) {
+    bool found = false;
+    for (auto [i, soff] : llvm::enumerate(srcOffsets)) {
+      bool match = true;
+      for (unsigned d = 0; d < doff.size() && match; ++d) {
+        int sd = dimMap[d];
+        if (sd < 0)
+          continue;
+        int64_t size = src.getShape()[sd];
+        if (size == 1)
+          continue;
+        match = (soff[sd] % size) == (doff[d] % dst.getShape()[d]);
+      }
+      if (match) {
+        map.push_back(i);
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      return failure();
+  }
+  return map;
+}
+
+struct BroadcastLowering : KPattern<tt::BroadcastOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = op.getSrc().getType(), dst = op.getType();
+    if (src.getEncoding() != dst.getEncoding())
+      return op.emitError() << "broadcast between different layouts";
+    SmallVector<int> dimMap;
+    for (unsigned d = 0; d < dst.getRank(); ++d)
+      dimMap.push_back(d);
+    auto map = remapElements(src, dst, dimMap);
+    if (failed(map))
+      return op.emitError() << "cannot broadcast " << src << " to " << dst
+                            << " within threads";
+    SmallVector<Value> in = unpack(rewriter, op.getLoc(), adaptor.getSrc()), out;
+    for (unsigned i : *map)
+      out.push_back(in[i]);
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(),
+                                getTypeConverter()->convertType(dst), out));
+    return success();
+  }
+};
+
+struct ExpandDimsLowering : KPattern<tt::ExpandDimsOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = op.getSrc().getType(), dst = op.getType();
+    auto slice = dyn_cast<kgpu::SliceEncodingAttr>(src.getEncoding());
+    if (!slice || slice.getParent() != dst.getEncoding() ||
+        slice.getDim() != op.getAxis())
+      return op.emitError() << "expand_dims operand layout must be the slice "
+                               "of the result layout along the axis";
+    SmallVector<int> dimMap;
+    for (unsigned d = 0, s = 0; d < dst.getRank(); ++d)
+      dimMap.push_back(d == op.getAxis() ? -1 : int(s++));
+    auto map = remapElements(src, dst, dimMap);
+    if (failed(map))
+      return op.emitError() << "cannot expand " << src << " to " << dst;
+    SmallVector<Value> in = unpack(rewriter, op.getLoc(), adaptor.getSrc()), out;
+    for (unsigned i : *map)
+      out.push_back(in[i]);
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(),
+                                getTypeConverter()->convertType(dst), out));
+    return success();
+  }
+};
+
+/// Applies scalar versions of elementwise ops (arith, math and the
+/// elementwise tt ops) to every element a thread holds.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx, Lowering &l)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/20, ctx), l(l) {}
+  Lowering &l;
+
+  static bool isElementwise(Operation *op) {
+    if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+      return false;
+    if (isa<arith::ConstantOp>(op))
+      return false;
+    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if (ns == "arith" || ns == "math")
+      return isa<RankedTensorType>(op->getResult(0).getType());
+    return isa<tt::AddPtrOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp,
+               tt::PtrToIntOp, tt::MulhiUIOp, tt::ClampFOp, tt::PreciseSqrtOp,
+               tt::PreciseDivFOp, tt::ExternElementwiseOp>(op);
+  }
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isElementwise(op))
+      return failure();
+    Location loc = op->getLoc();
+    Type resultType = op->getResult(0).getType();
+    auto tensor = dyn_cast<RankedTensorType>(resultType);
+    unsigned n = tensor ? kgpu::getNumElemsPerThread(tensor.getEncoding(),
+                                                      tensor.getShape())
+                        : 1;
+    Type elem = tensor ? tensor.getElementType() : resultType;
+    SmallVector<SmallVector<Value>> in;
+    for (auto [orig, conv] : llvm::zip(op->getOperands(), operands)) {
+      if (isa<RankedTensorType>(orig.getType()))
+        in.push_back(unpack(rewriter, loc, conv));
+      else
+        in.push_back(SmallVector<Value>(n, conv));
+    }
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; ++i) {
+      SmallVector<Value> args;
+      for (auto &v : in)
+        args.push_back(v[i]);
+      FailureOr<Value> r = lowerScalar(rewriter, op, args, elem);
+      if (failed(r))
+        return failure();
+      out.push_back(*r);
+    }
+    Type converted = getTypeConverter()->convertType(resultType);
+    rewriter.replaceOp(op, pack(rewriter, loc, converted, out));
+    return success();
+  }
+
+  FailureOr<Value> lowerScalar(ConversionPatternRewriter &b, Operation *op,
+                               ArrayRef<Value> args, Type elem) const {
+    Location loc = op->getLoc();
+    const TypeConverter *tc = getTypeConverter();
+    Type resTy = tc->convertType(elem);
+    StringRef ns = op->getDialect()->getNamespace();
+    if (ns == "arith" || ns == "math") {
+      OperationState state(loc, op->getName());
+      state.addOperands(args);
+      state.addAttributes(op->getAttrs());
+      state.addTypes(elem);
+      return b.create(state)->getResult(0);
+    }
+    if (auto addptr = dyn_cast<tt::AddPtrOp>(op)) {
+      Type ptrElem = getElementTypeOrSelf(addptr.getPtr().getType());
+      Type pointee = cast<tt::PointerType>(ptrElem).getPointeeType();
+      Type memElem = memoryType(tc->convertType(pointee));
+      return LLVM::GEPOp::create(b, loc, resTy, memElem, args[0],
+                                 ValueRange{args[1]})
+          .getResult();
+    }
+    if (isa<tt::BitcastOp>(op)) {
+      if (args[0].getType() == resTy)
+        return args[0];
+      return LLVM::BitcastOp::create(b, loc, resTy, args[0]).getResult();
+    }
+    if (isa<tt::IntToPtrOp>(op))
+      return LLVM::IntToPtrOp::create(b, loc, resTy, args[0]).getResult();
+    if (isa<tt::PtrToIntOp>(op))
+      return LLVM::PtrToIntOp::create(b, loc, resTy, args[0]).getResult();
+    if (auto cvt = dyn_cast<tt::FpToFpOp>(op)) {
+      Type src = args[0].getType();
+      bool standard = [](Type t) {
+        return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+      }(src) && (resTy.isF16() || resTy.isBF16() || resTy.isF32() ||
+                 resTy.isF64());
+      if (!standard)
+        return cvt.emitError() << "fp_to_fp from " << src << " to " << resTy
+                               << " is not supported by the NVPTX lowering yet";
+      if (bitWidth(resTy) > bitWidth(src))
+        return LLVM::FPExtOp::create(b, loc, resTy, args[0]).getResult();
+      if (cvt.getRounding() == tt::RoundingMode::RTZ)
+        return cvt.emitError() << "fp_to_fp with rounding = rtz is not "
+                                  "supported by the NVPTX lowering yet";
+      return LLVM::FPTruncOp::create(b, loc, resTy, args[0]).getResult();
+    }
+    if (isa<tt::MulhiUIOp>(op)) {
+      unsigned w = bitWidth(resTy);
+      Type wide = b.getIntegerType(2 * w);
+      Value x = LLVM::ZExtOp::create(b, loc, wide, args[0]);
+      Value y = LLVM::ZExtOp::create(b, loc, wide, args[1]);
+      Value p = LLVM::MulOp::create(b, loc, x, y);
+      p = LLVM::LShrOp::create(b, loc, p,
+                               LLVM::ConstantOp::create(b, loc, wide,
+                                                        b.getIntegerAttr(wide, w)));
+      return LLVM::TruncOp::create(b, loc, resTy, p).getResult();
+    }
+    if (auto clamp = dyn_cast<tt::ClampFOp>(op)) {
+      Value v;
+      if (clamp.getPropagateNan() == tt::PropagateNan::ALL) {
+        v = LLVM::MaximumOp::create(b, loc, args[0], args[1]);
+        return LLVM::MinimumOp::create(b, loc, v, args[2]).getResult();
+      }
+      v = LLVM::MaxNumOp::create(b, loc, args[0], args[1]);
+      return LLVM::MinNumOp::create(b, loc, v, args[2]).getResult();
+    }
+    if (isa<tt::PreciseSqrtOp>(op))
+      return LLVM::SqrtOp::create(b, loc, args[0]).getResult();
+    if (isa<tt::PreciseDivFOp>(op))
+      return LLVM::FDivOp::create(b, loc, args[0], args[1]).getResult();
+    if (auto ext = dyn_cast<tt::ExternElementwiseOp>(op)) {
+      auto module = op->getParentOfType<ModuleOp>();
+      StringRef symbol = ext.getSymbol();
+      SmallVector<Type> argTypes;
+      for (Value a : args)
+        argTypes.push_back(a.getType());
+      auto fnType = LLVM::LLVMFunctionType::get(resTy, argTypes);
+      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
+      if (!fn) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(module.getBody());
+        fn = LLVM::LLVMFuncOp::create(b, loc, symbol, fnType);
+      }
+      return LLVM::CallOp::create(b, loc, fn, args).getResult();
+    }
+    return op->emitError() << "cannot lower '" << op->getName()
+                           << "' elementwise";
+  }
+};
+
+/// Groups a thread's elements into runs of `vec` registers that are
+/// consecutive and aligned along `dim`: returns the first register of each
+/// run (vec 1 if the layout does not allow `vec`).
+unsigned chooseVec(RankedTensorType type, unsigned vec,
+                   SmallVectorImpl<unsigned> &starts) {
+  auto offsets = kgpu::getElemOffsets(type.getEncoding(), type.getShape());
+  auto shape = type.getShape();
+  unsigned rank = shape.size();
+  auto tryVec = [&](unsigned v, unsigned dim) {
+    starts.clear();
+    if (offsets.size() % v != 0 || shape[dim] % v != 0)
+      return false;
+    for (const auto &terms : kgpu::getThreadBaseTerms(type.getEncoding())[dim])
+      if (terms.multiplier % v != 0)
+        return false;
+    for (unsigned e = 0; e < offsets.size(); e += v) {
+      if (offsets[e][dim] % v != 0)
+        return false;
+      for (unsigned k = 1; k < v; ++k)
+        for (unsigned d = 0; d < rank; ++d)
+          if (offsets[e + k][d] != offsets[e][d] + (d == dim ? k : 0))
+            return false;
+      starts.push_back(e);
+    }
+    return true;
+  };
+  unsigned dim = rank - 1;
+  if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(type.getEncoding()))
+    dim = blocked.getOrder()[0];
+  for (unsigned v = vec; v > 1; v /= 2)
+    if (tryVec(v, dim))
+      return v;
+  starts.clear();
+  for (unsigned e = 0; e < offsets.size(); ++e)
+    starts.push_back(e);
+  return 1;
+}
+
+/// Word size used to move `vec` elements of `elemBits` bits.
+std::pair<unsigned, unsigned> wordsFor(unsigned vec, unsigned elemBits) {
+  unsigned total = vec * elemBits;
+  if (elemBits >= 32)
+    return {elemBits, vec};
+  if (total >= 32)
+    return {32, total / 32};
+  return {16, 1};
+}
+
+SmallVector<Value> elemsToWords(OpBuilder &b, Location loc,
+                                ArrayRef<Value> elems, unsigned wordBits) {
+  SmallVector<Value> words;
+  Type elem = elems.front().getType();
+  unsigned elemBits = bitWidth(elem);
+  Type word = b.getIntegerType(wordBits);
+  if (elemBits >= wordBits) {
+    for (Value e : elems) {
+      if (isa<LLVM::LLVMPointerType>(elem))
+        words.push_back(LLVM::PtrToIntOp::create(b, loc, word, e));
+      else if (elem.isInteger())
+        words.push_back(e);
+      else
+        words.push_back(LLVM::BitcastOp::create(b, loc, word, e));
+    }
+    return words;
+  }
+  unsigned per = wordBits / elemBits;
+  if (per > elems.size()) { // one small element in a 16-bit word
+    Value v = elems.front();
+    if (!elem.isInteger())
+      v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(elemBits), v);
+    return {LLVM::ZExtOp::create(b, loc, word, v)};
+  }
+  auto vecTy = VectorType::get({int64_t(per)}, elem);
+  for (unsigned w = 0; w < elems.size() / per; ++w) {
+    Value v = LLVM::UndefOp::create(b, loc, vecTy);
+    for (unsigned k = 0; k < per; ++k)
+      v = LLVM::InsertElementOp::create(b, loc, v, elems[w * per + k],
+                                        i32Const(b, loc, k));
+    words.push_back(LLVM::BitcastOp::create(b, loc, word, v));
+  }
+  return words;
+}
+
+SmallVector<Value> wordsToElems(OpBuilder &b, Location loc,
+                                ArrayRef<Value> words, Type elem,
+                                unsigned count) {
+  SmallVector<Value> elems;
+  unsigned elemBits = bitWidth(elem);
+  unsigned wordBits = words.front().getType().getIntOrFloatBitWidth();
+  if (elemBits >= wordBits) {
+    for (Value w : words) {
+      if (isa<LLVM::LLVMPointerType>(elem))
+        elems.push_back(LLVM::IntToPtrOp::create(b, loc, elem, w));
+      else if (elem.isInteger())
+        elems.push_back(w);
+      else
+        elems.push_back(LLVM::BitcastOp::create(b, loc, elem, w));
+    }
+    return elems;
+  }
+  unsigned per = wordBits / elemBits;
+  if (per > count) {
+    Value v = LLVM::TruncOp::create(b, loc, b.getIntegerType(elemBits),
+                                    words.front());
+    if (!elem.isInteger())
+      v = LLVM::BitcastOp::create(b, loc, elem, v);
+    return {v};
+  }
+  auto vecTy = VectorType::get({int64_t(per)}, elem);
+  for (Value w : words) {
+    Value v = LLVM::BitcastOp::create(b, loc, vecTy, w);
+    for (unsigned k = 0; k < per; ++k)
+      elems.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, k)));
+  }
+  return elems;
+}
+
+struct LoadLowering : KPattern<tt::LoadOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (tt::isBlockPointer(op.getPtr().getType()))
+      return op.emitError() << "loads through block pointers are not "
+                               "supported by the NVPTX lowering yet";
+    Location loc = op.getLoc();
+    Type resultType = op.getType();
+    auto tensor = dyn_cast<RankedTensorType>(resultType);
+    Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(resultType));
+    Type mem = memoryType(elem);
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (tensor)
+      vec = chooseVec(tensor, l.vectorWidth.lookup(op) ? l.vectorWidth.lookup(op) : 1,
+                      starts);
+    else
+      starts.push_back(0);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks, others;
+    if (adaptor.getMask())
+      masks = unpack(rewriter, loc, adaptor.getMask());
+    if (adaptor.getOther())
+      others = unpack(rewriter, loc, adaptor.getOther());
+    unsigned memBits = bitWidth(mem);
+    auto [wordBits, numWords] = wordsFor(vec, memBits);
+    bool plain = !adaptor.getMask() &&
+                 op.getCache() == tt::CacheModifier::NONE &&
+                 op.getEvict() == tt::EvictionPolicy::NORMAL &&
+                 !op.getIsVolatile();
+    SmallVector<Value> out(ptrs.size());
+    for (unsigned s : starts) {
+      SmallVector<Value> elems;
+      if (plain) {
+        Type vty = vec == 1 ? mem : VectorType::get({int64_t(vec)}, mem);
+        Value v = LLVM::LoadOp::create(rewriter, loc, vty, ptrs[s],
+                                       vec * memBits / 8);
+        if (vec == 1)
+          elems.push_back(v);
+        else
+          for (unsigned k = 0; k < vec; ++k)
+            elems.push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, v, i32Const(rewriter, loc, k)));
+      } else {
+        Value pred = masks.empty()
+                         ? LLVM::ConstantOp::create(rewriter, loc,
+                                                    rewriter.getI1Type(),
+                                                    rewriter.getBoolAttr(true))
+                         : masks[s];
+        SmallVector<Value> otherWords;
+        if (!others.empty()) {
+          SmallVector<Value> o;
+          for (unsigned k = 0; k < vec; ++k)
+            o.push_back(toMemory(rewriter, loc, others[s + k]));
+          otherWords = elemsToWords(rewriter, loc, o, wordBits);
+        }
+        SmallVector<Value> words = l.target->predicatedLoad(
+            rewriter, loc, ptrs[s], pred, otherWords, numWords, wordBits,
+            memBits, op.getCache(), op.getEvict(), op.getIsVolatile());
+        elems = wordsToElems(rewriter, loc, words, mem, vec);
+      }
+      for (unsigned k = 0; k < vec; ++k)
+        out[s + k] = fromMemory(rewriter, loc, elems[k], elem);
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(resultType), out));
+    return success();
+  }
+};
+
+struct StoreLowering : KPattern<tt::StoreOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (tt::isBlockPointer(op.getPtr().getType()))
+      return op.emitError() << "stores through block pointers are not "
+                               "supported by the NVPTX lowering yet";
+    Location loc = op.getLoc();
+    Type valueType = op.getValue().getType();
+    auto tensor = dyn_cast<RankedTensorType>(valueType);
+    Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(valueType));
+    Type mem = memoryType(elem);
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (tensor)
+      vec = chooseVec(tensor, l.vectorWidth.lookup(op) ? l.vectorWidth.lookup(op) : 1,
+                      starts);
+    else
+      starts.push_back(0);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpack(rewriter, loc, adaptor.getMask());
+    unsigned memBits = bitWidth(mem);
+    auto [wordBits, numWords] = wordsFor(vec, memBits);
+    (void)numWords;
+    bool plain = !adaptor.getMask() &&
+                 op.getCache() == tt::CacheModifier::NONE &&
+                 op.getEvict() == tt::EvictionPolicy::NORMAL;
+    for (unsigned s : starts) {
+      SmallVector<Value> elems;
+      for (unsigned k = 0; k < vec; ++k)
+        elems.push_back(toMemory(rewriter, loc, values[s + k]));
+      if (plain) {
+        Value v = elems.front();
+        if (vec > 1) {
+          auto vty = VectorType::get({int64_t(vec)}, mem);
+          v = LLVM::UndefOp::create(rewriter, loc, vty);
+          for (unsigned k = 0; k < vec; ++k)
+            v = LLVM::InsertElementOp::create(rewriter, loc, v, elems[k],
+                                              i32Const(rewriter, loc, k));
+        }
+        LLVM::StoreOp::create(rewriter, loc, v, ptrs[s], vec * memBits / 8);
+        continue;
+      }
+      Value pred = masks.empty()
+                       ? LLVM::ConstantOp::create(rewriter, loc,
+                                                  rewriter.getI1Type(),
+                                                  rewriter.getBoolAttr(true))
+                       : masks[s];
+      l.target->predicatedStore(rewriter, loc, ptrs[s], pred,
+                                elemsToWords(rewriter, loc, elems, wordBits),
+                                wordBits, memBits, op.getCache(),
+                                op.getEvict());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lane and warp terms of `layout` along `axis` and how many of each hold
+/// distinct data for a dimension of `size` elements.
+struct AxisSpread {
+  std::optional<kgpu::BaseTerm> lane, warp;
+  unsigned uniqueLanes = 1, uniqueWarps = 1;
+};
+
+AxisSpread getAxisSpread(Attribute layout, unsigned axis, int64_t size) {
+  AxisSpread s;
+  for (const kgpu::BaseTerm &t : kgpu::getThreadBaseTerms(layout)[axis]) {
+    unsigned unique = std::max<int64_t>(
+        1, std::min<int64_t>(t.modulus, llvm::divideCeil(size, t.multiplier)));
+    unique = llvm::bit_floor(unique);
+    if (t.isWarp) {
+      s.warp = t;
+      s.uniqueWarps = unique;
+    } else {
+      s.lane = t;
+      s.uniqueLanes = unique;
+    }
+  }
+  return s;
+}
+
+struct ReduceLowering : KPattern<tt::ReduceOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+    Attribute layout = srcType.getEncoding();
+    auto shape = srcType.getShape();
+    unsigned axis = op.getAxis();
+    unsigned numOps = op.getSrcs().size();
+    bool scalarResult = srcType.getRank() == 1;
+    SmallVector<int64_t> resShape(shape);
+    resShape.erase(resShape.begin() + axis);
+    Attribute resLayout;
+    SmallVector<SmallVector<int64_t>> resOffsets{{}};
+    if (!scalarResult) {
+      resLayout = kgpu::SliceEncodingAttr::get(op.getContext(), axis, layout);
+      if (kgpu::getLayout(op.getResult()[0].getType()) != resLayout)
+        return op.emitError() << "reduce result layout must be the slice of "
+                                 "the operand layout along the axis";
+      resOffsets = kgpu::getElemOffsets(resLayout, resShape);
+    }
+
+    // 1. Within the thread.
+    SmallVector<SmallVector<Value>> in;
+    for (Value v : adaptor.getSrcs())
+      in.push_back(unpack(rewriter, loc, v));
+    auto srcOffsets = kgpu::getElemOffsets(layout, shape);
+    SmallVector<SmallVector<Value>> acc(resOffsets.size());
+    for (auto [e, off] : llvm::enumerate(srcOffsets)) {
+      if (off[axis] >= shape[axis])
+        continue; // a copy of an element this thread already holds
+      SmallVector<int64_t> key(off);
+      key.erase(key.begin() + axis);
+      auto it = llvm::find(resOffsets, key);
+      if (it == resOffsets.end())
+        return op.emitError() << "internal error: reduce element not found";
+      unsigned r = it - resOffsets.begin();
+      SmallVector<Value> next;
+      for (unsigned k = 0; k < numOps; ++k)
+        next.push_back(in[k][e]);
+      if (acc[r].empty())
+        acc[r] = next;
+      else
+        acc[r] = combine(rewriter, op.getCombineOp(), acc[r], next);
+    }
+
+    // 2. Across lanes.
+    AxisSpread spread = getAxisSpread(layout, axis, shape[axis]);
+    for (unsigned k = 1; k < spread.uniqueLanes; k *= 2) {
+      unsigned laneMask = spread.lane->divisor * k;
+      for (auto &a : acc) {
+        SmallVector<Value> other;
+        for (Value v : a) {
+          SmallVector<Value> words;
+          for (Value w : toShuffleWords(rewriter, loc, v))
+            words.push_back(l.target->shuffleXor(rewriter, loc, w, laneMask));
+          other.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
+        }
+        a = combine(rewriter, op.getCombineOp(), a, other);
+      }
+    }
+
+    // 3. Across warps, through shared memory.
+    if (spread.uniqueWarps > 1) {
+      auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+      if (!offsetAttr || !l.smem)
+        return op.emitError() << "internal error: no shared memory assigned";
+      int64_t byteOffset = offsetAttr.getInt();
+      int64_t resNumel = 1;
+      for (int64_t s : resShape)
+        resNumel *= s;
+      SmallVector<Value> lin;
+      if (scalarResult) {
+        lin.push_back(i32Const(rewriter, loc, 0));
+      } else {
+        for (auto &idx : emitIndices(rewriter, loc, l, resLayout, resShape))
+          lin.push_back(linearIndex(rewriter, loc, idx, resShape));
+      }
+      auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+      (void)lane;
+      Value warpIdx = LLVM::LShrOp::create(
+          rewriter, loc, warp,
+          i32Const(rewriter, loc, llvm::Log2_32(spread.warp->divisor)));
+      warpIdx = LLVM::AndOp::create(rewriter, loc, warpIdx,
+                                    i32Const(rewriter, loc, spread.warp->modulus - 1));
+      SmallVector<int64_t> opOffsets;
+      int64_t off = byteOffset;
+      for (unsigned k = 0; k < numOps; ++k) {
+        opOffsets.push_back(off);
+        Type elem = memoryType(acc.front()[k].getType());
+        off += llvm::alignTo(spread.warp->modulus * resNumel *
+                                 bitWidth(elem) / 8,
+                             16);
+      }
+      l.target->barrier(rewriter, loc);
+      for (auto [r, a] : llvm::enumerate(acc)) {
+        Value slot = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, warpIdx,
+                                i32Const(rewriter, loc, resNumel)),
+            lin[r]);
+        for (unsigned k = 0; k < numOps; ++k) {
+          Type elem = memoryType(a[k].getType());
+          Value p = smemAddress(rewriter, loc, l, opOffsets[k], elem, slot);
+          LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, a[k]), p);
+        }
+      }
+      l.target->barrier(rewriter, loc);
+      for (auto [r, a] : llvm::enumerate(acc)) {
+        SmallVector<Value> total;
+        for (unsigned w = 0; w < spread.uniqueWarps; ++w) {
+          Value slot = LLVM::AddOp::create(
+              rewriter, loc, i32Const(rewriter, loc, w * resNumel), lin[r]);
+          SmallVector<Value> vals;
+          for (unsigned k = 0; k < numOps; ++k) {
+            Type elemTy = a[k].getType();
+            Type memTy = memoryType(elemTy);
+            Value p = smemAddress(rewriter, loc, l, opOffsets[k], memTy, slot);
+            Value v = LLVM::LoadOp::create(rewriter, loc, memTy, p);
+            vals.push_back(fromMemory(rewriter, loc, v, elemTy));
+          }
+          total = total.empty() ? vals
+                                : combine(rewriter, op.getCombineOp(), total, vals);
+        }
+        a = total;
+      }
+    }
+
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < numOps; ++k) {
+      Type resType = getTypeConverter()->convertType(op.getResult()[k].getType());
+      SmallVector<Value> vals;
+      for (auto &a : acc)
+        vals.push_back(a[k]);
+      results.push_back(pack(rewriter, loc, resType, vals));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto src = op.getSrc().getType(), dst = op.getType();
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    Type elem = getTypeConverter()->convertType(src.getElementType());
+    Type mem = memoryType(elem);
+    SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
+    auto srcIdx = emitIndices(rewriter, loc, l, src.getEncoding(), src.getShape());
+    l.target->barrier(rewriter, loc);
+    for (auto [i, idx] : llvm::enumerate(srcIdx)) {
+      Value lin = linearIndex(rewriter, loc, idx, src.getShape());
+      Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
+      LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, in[i]), p);
+    }
+    l.target->barrier(rewriter, loc);
+    SmallVector<Value> out;
+    for (auto &idx :
+         emitIndices(rewriter, loc, l, dst.getEncoding(), dst.getShape())) {
+      Value lin = linearIndex(rewriter, loc, idx, dst.getShape());
+      Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
+      out.push_back(fromMemory(rewriter, loc,
+                               LLVM::LoadOp::create(rewriter, loc, mem, p), elem));
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(dst), out));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+bool isSupported(Operation *op) {
+  return isa<tt::FuncOp, tt::ReturnOp, tt::CallOp, tt::GetProgramIdOp,
+             tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
+             tt::BroadcastOp, tt::ExpandDimsOp, tt::LoadOp, tt::StoreOp,
+             tt::ReduceOp, tt::ReduceReturnOp, tt::AddPtrOp, tt::BitcastOp,
+             tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::MulhiUIOp,
+             tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
+             tt::ExternElementwiseOp, kgpu::ConvertLayoutOp>(op);
+}
+
+struct KGPUConvertToLLVM
+    : kiln::impl::KGPUConvertToLLVMBase<KGPUConvertToLLVM> {
+  using KGPUConvertToLLVMBase::KGPUConvertToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (target != "nvptx") {
+      module.emitError() << "unknown target '" << target
+                         << "' (supported: nvptx)";
+      return signalPassFailure();
+    }
+    auto numWarpsAttr =
+        module->getAttrOfType<IntegerAttr>(kgpu::KGPUDialect::kNumWarpsAttrName);
+    if (!numWarpsAttr) {
+      module.emitError() << "module has no " << kgpu::KGPUDialect::kNumWarpsAttrName
+                         << " attribute; run kgpu-assign-layouts first";
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> targetInfo = createNVPTXTargetInfo();
+    Lowering l{targetInfo.get(), unsigned(numWarpsAttr.getInt()),
+               targetInfo->getWarpSize(), nullptr, nullptr, {}};
+
+    // Reject what this lowering cannot handle, naming the op and location.
+    WalkResult unsupported = module.walk([&](Operation *op) {
+      Dialect *d = op->getDialect();
+      if (d && (isa<tt::TTDialect, kgpu::KGPUDialect>(d)) && !isSupported(op)) {
+        op->emitError() << "kiln cannot lower '" << op->getName()
+                        << "' to NVPTX yet";
+        return WalkResult::interrupt();
+      }
+      for (Value v : op->getResults())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          if (!kgpu::isDistributedLayout(t.getEncoding())) {
+            op->emitError() << "tensor " << t
+                            << " has no distributed layout; run "
+                               "kgpu-assign-layouts first";
+            return WalkResult::interrupt();
+          }
+      return WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
+
+    // Decide vector widths and shared memory before IR changes.
+    AxisInfoAnalysis axisInfo;
+    int64_t smemBytes = 0;
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<tt::LoadOp>(op)) {
+        if (isa<RankedTensorType>(load.getPtr().getType()))
+          l.vectorWidth[op] = axisInfo.getVectorWidth(
+              load.getPtr(), load.getMask(),
+              axisInfo.getContiguousDim(load.getPtr()));
+      } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
+        if (isa<RankedTensorType>(store.getPtr().getType()))
+          l.vectorWidth[op] = axisInfo.getVectorWidth(
+              store.getPtr(), store.getMask(),
+              axisInfo.getContiguousDim(store.getPtr()));
+      } else if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+        auto src = cast<RankedTensorType>(reduce.getSrcs().front().getType());
+        AxisSpread spread = getAxisSpread(src.getEncoding(), reduce.getAxis(),
+                                          src.getShape()[reduce.getAxis()]);
+        if (spread.uniqueWarps > 1) {
+          int64_t resNumel = src.getNumElements() / src.getShape()[reduce.getAxis()];
+          op->setAttr(kSmemOffsetAttr,
+                      IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+          for (Value s : reduce.getSrcs()) {
+            Type e = memoryType(getElementTypeOrSelf(s.getType()));
+            unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
+            smemBytes += llvm::alignTo(spread.warp->modulus * resNumel * bits / 8, 16);
+          }
+        }
+      } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
+        Type e = memoryType(cvt.getType().getElementType());
+        unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
+        op->setAttr(kSmemOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+        smemBytes += llvm::alignTo(cvt.getType().getNumElements() * bits / 8, 16);
+      }
+    });
+    module->setAttr(kgpu::KGPUDialect::kSharedAttrName,
+                    IntegerAttr::get(IntegerType::get(ctx, 32), smemBytes));
+    if (smemBytes > 0) {
+      OpBuilder b(ctx);
+      b.setInsertionPointToStart(module.getBody());
+      auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes);
+      l.smem = LLVM::GlobalOp::create(
+          b, module.getLoc(), arrayTy, /*isConstant=*/false,
+          LLVM::Linkage::Internal, "kgpu_shared_memory", Attribute(),
+          /*alignment=*/16, targetInfo->getSharedAddressSpace());
+    }
+
+    LowerToLLVMOptions options(ctx);
+    LLVMTypeConverter converter(ctx, options);
+    converter.addConversion([ctx](tt::PointerType t) -> Type {
+      return LLVM::LLVMPointerType::get(ctx, t.getAddressSpace());
+    });
+    converter.addConversion(
+        [&converter](RankedTensorType t) -> std::optional<Type> {
+          if (!kgpu::isDistributedLayout(t.getEncoding()))
+            return std::nullopt;
+          Type elem = converter.convertType(t.getElementType());
+          if (!elem)
+            return std::nullopt;
+          unsigned n = kgpu::getNumElemsPerThread(t.getEncoding(), t.getShape());
+          return LLVM::LLVMStructType::getLiteral(t.getContext(),
+                                                  SmallVector<Type>(n, elem));
+        });
+    l.converter = &converter;
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
+                 NumProgramsLowering, MakeRangeLowering, SplatLowering,
+                 ConstantLowering, PoisonLowering, BroadcastLowering,
+                 ExpandDimsLowering, LoadLowering, StoreLowering,
+                 ReduceLowering, ConvertLayoutLowering>(converter, ctx, l);
+    patterns.add<ElementwiseLowering>(converter, ctx, l);
+    // Device math through libdevice (__nv_expf, ...), ahead of the generic
+    // LLVM intrinsics the NVPTX backend cannot always select.
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+
+    ConversionTarget conversionTarget(*ctx);
+    conversionTarget.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    conversionTarget.addIllegalDialect<tt::TTDialect, kgpu::KGPUDialect,
+                                       arith::ArithDialect, math::MathDialect,
+                                       ub::UBDialect, cf::ControlFlowDialect>();
+    conversionTarget.addLegalOp<ModuleOp>();
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         conversionTarget);
+    if (failed(applyPartialConversion(module, conversionTarget,
+                                      std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,224 @@
+//===- NVPTXTargetInfo.cpp - NVPTX implementation of TargetInfo -----------===//
+//
+// Facts used here: PTX ISA 9.7.9.8 (ld: .ca/.cg/.cs/.lu/.cv cache operators,
+// .L1::evict_* priorities, .v2/.v4 vectors), 9.7.9.9 (st: .wb/.cg/.cs/.wt),
+// 9.7.8.6 (shfl.sync.bfly), 9.7.13.4 (bar.sync). Predicated accesses use
+// inline PTX: LLVM exposes no predicated vector load with a cache operator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/TargetInfo.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+std::string loadCacheSuffix(tt::CacheModifier cache) {
+  switch (cache) {
+  case tt::CacheModifier::CA:
+    return ".ca";
+  case tt::CacheModifier::CG:
+    return ".cg";
+  case tt::CacheModifier::CS:
+    return ".cs";
+  case tt::CacheModifier::CV:
+    return ".cv";
+  default:
+    return "";
+  }
+}
+
+std::string storeCacheSuffix(tt::CacheModifier cache) {
+  switch (cache) {
+  case tt::CacheModifier::WB:
+    return ".wb";
+  case tt::CacheModifier::CG:
+    return ".cg";
+  case tt::CacheModifier::CS:
+    return ".cs";
+  case tt::CacheModifier::WT:
+    return ".wt";
+  default:
+    return "";
+  }
+}
+
+std::string evictSuffix(tt::EvictionPolicy evict) {
+  switch (evict) {
+  case tt::EvictionPolicy::EVICT_FIRST:
+    return ".L1::evict_first";
+  case tt::EvictionPolicy::EVICT_LAST:
+    return ".L1::evict_last";
+  default:
+    return "";
+  }
+}
+
+/// Register constraint letter and PTX type of one word.
+std::pair<char, std::string> wordKind(unsigned wordBits, unsigned elemBits) {
+  if (wordBits == 64)
+    return {'l', ".b64"};
+  if (wordBits == 32)
+    return {'r', ".b32"};
+  return {'h', elemBits == 8 ? ".u8" : ".b16"};
+}
+
+std::string vectorSuffix(unsigned n) {
+  return n == 1 ? "" : ".v" + std::to_string(n);
+}
+
+class NVPTXTargetInfo : public TargetInfo {
+public:
+  unsigned getWarpSize() const override { return 32; }
+  unsigned getSharedAddressSpace() const override { return 3; }
+
+  Value getThreadId(OpBuilder &b, Location loc) override {
+    return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  }
+
+  Value getProgramId(OpBuilder &b, Location loc, unsigned axis) override {
+    Type i32 = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return NVVM::BlockIdXOp::create(b, loc, i32);
+    case 1:
+      return NVVM::BlockIdYOp::create(b, loc, i32);
+    default:
+      return NVVM::BlockIdZOp::create(b, loc, i32);
+    }
+  }
+
+  Value getNumPrograms(OpBuilder &b, Location loc, unsigned axis) override {
+    Type i32 = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return NVVM::GridDimXOp::create(b, loc, i32);
+    case 1:
+      return NVVM::GridDimYOp::create(b, loc, i32);
+    default:
+      return NVVM::GridDimZOp::create(b, loc, i32);
+    }
+  }
+
+  Value shuffleXor(OpBuilder &b, Location loc, Value value,
+                   unsigned laneMask) override {
+    Type i32 = b.getI32Type();
+    Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
+    Value offset =
+        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(laneMask));
+    Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
+    return NVVM::ShflOp::create(b, loc, i32, all, value, offset, clamp,
+                                NVVM::ShflKind::bfly, UnitAttr());
+  }
+
+  void barrier(OpBuilder &b, Location loc) override {
+    NVVM::Barrier0Op::create(b, loc);
+  }
+
+  SmallVector<Value> predicatedLoad(OpBuilder &b, Location loc, Value ptr,
+                                    Value pred, ArrayRef<Value> other,
+                                    unsigned numWords, unsigned wordBits,
+                                    unsigned elemBits, tt::CacheModifier cache,
+                                    tt::EvictionPolicy evict,
+                                    bool isVolatile) override {
+    auto [letter, ptxType] = wordKind(wordBits, elemBits);
+    std::string asmText, constraints;
+    for (unsigned i = 0; i < numWords; ++i)
+      constraints += std::string(i ? "," : "") + "=" + letter;
+    constraints += std::string(",l,b");
+    unsigned addr = numWords, predIdx = numWords + 1;
+    for (unsigned i = 0; i < other.size(); ++i) {
+      constraints += std::string(",") + letter;
+      asmText += "mov" + std::string(wordBits == 64 ? ".b64" : wordBits == 32 ? ".b32" : ".b16") +
+                 " $" + std::to_string(i) + ", $" +
+                 std::to_string(numWords + 2 + i) + ";\n\t";
+    }
+    asmText += "@$" + std::to_string(predIdx) + " ld.global" +
+               loadCacheSuffix(cache) + evictSuffix(evict) +
+               vectorSuffix(numWords) + ptxType + " ";
+    if (numWords > 1) {
+      asmText += "{ ";
+      for (unsigned i = 0; i < numWords; ++i)
+        asmText += std::string(i ? ", " : "") + "$" + std::to_string(i);
+      asmText += " }";
+    } else {
+      asmText += "$0";
+    }
+    asmText += ", [ $" + std::to_string(addr) + " + 0 ];";
+    SmallVector<Value> operands{ptr, pred};
+    operands.append(other.begin(), other.end());
+    Type word = b.getIntegerType(wordBits);
+    Type resultType =
+        numWords == 1
+            ? word
+            : LLVM::LLVMStructType::getLiteral(
+                  b.getContext(), SmallVector<Type>(numWords, word));
+    // A load has no side effects unless volatile: LLVM may then CSE or drop
+    // it like an ordinary load.
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, resultType, operands, asmText, constraints,
+        /*has_side_effects=*/isVolatile, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    SmallVector<Value> words;
+    if (numWords == 1)
+      words.push_back(asmOp.getResult(0));
+    else
+      for (unsigned i = 0; i < numWords; ++i)
+        words.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                                     ArrayRef<int64_t>{i}));
+    return words;
+  }
+
+  void predicatedStore(OpBuilder &b, Location loc, Value ptr, Value pred,
+                       ArrayRef<Value> words, unsigned wordBits,
+                       unsigned elemBits, tt::CacheModifier cache,
+                       tt::EvictionPolicy evict) override {
+    auto [letter, ptxType] = wordKind(wordBits, elemBits);
+    if (elemBits == 8 && wordBits == 16)
+      ptxType = ".b8";
+    unsigned n = words.size();
+    std::string constraints = "l,b";
+    for (unsigned i = 0; i < n; ++i)
+      constraints += std::string(",") + letter;
+    std::string asmText = "@$1 st.global" + storeCacheSuffix(cache) +
+                          evictSuffix(evict) + vectorSuffix(n) + ptxType +
+                          " [ $0 + 0 ], ";
+    if (n > 1) {
+      asmText += "{ ";
+      for (unsigned i = 0; i < n; ++i)
+        asmText += std::string(i ? ", " : "") + "$" + std::to_string(i + 2);
+      asmText += " }";
+    } else {
+      asmText += "$2";
+    }
+    asmText += ";";
+    SmallVector<Value> operands{ptr, pred};
+    operands.append(words.begin(), words.end());
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange(), operands, asmText, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+  }
+
+  void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {
+    OpBuilder b(fn.getContext());
+    fn->setAttr("nvvm.kernel", b.getUnitAttr());
+    fn->setAttr("nvvm.maxntid",
+                b.getDenseI32ArrayAttr({int32_t(numThreads), 1, 1}));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetInfo> kiln::createNVPTXTargetInfo() {
+  return std::make_unique<NVPTXTargetInfo>();
+}

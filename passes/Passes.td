@@ -1,0 +1,70 @@
+//===- Passes.td - kiln's passes ---------------------------*- tablegen -*-===//
+
+#ifndef KILN_PASSES_PASSES_TD
+#define KILN_PASSES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "give every tt tensor a distributed layout (kgpu encoding)";
+  let description = [{
+    Groups tensors that must share a layout (operands and results of
+    elementwise ops, broadcasts, loop-carried values), picks one blocked
+    layout per group from its widest global access (coalescing: each thread
+    moves up to 16 contiguous bytes where tt.divisibility / contiguity facts
+    prove alignment; see AxisInfo.h), derives slice layouts for reduction
+    results and expand_dims operands, and inserts `kgpu.convert_layout`
+    where two demands disagree. Records the CTA shape on the module.
+
+    Before:
+    ```mlir
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    ```
+    After (`num-warps=4`, 16-byte aligned f32 accesses):
+    ```mlir
+    #blocked = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32],
+                              warpsPerCTA = [4], order = [0]}>
+    module attributes {kgpu.num-warps = 4 : i32, kgpu.threads-per-warp = 32 : i32} {
+      %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    ```
+  }];
+  let dependentDialects = ["::kiln::kgpu::KGPUDialect"];
+  let options = [
+    Option<"numWarps", "num-warps", "int", /*default=*/"4",
+           "warps per CTA">,
+    Option<"threadsPerWarp", "threads-per-warp", "int", /*default=*/"32",
+           "lanes per warp (32 on NVIDIA, 64 on AMD CDNA)">,
+  ];
+}
+
+def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "lower tt/kgpu tensor programs to the LLVM dialect (SIMT)";
+  let description = [{
+    Every tensor becomes the elements its layout gives the thread (an LLVM
+    struct); kernels become `llvm.func` with the target's kernel attributes;
+    loads and stores are vectorized along the contiguous dimension and
+    predicated by their masks; reductions combine within a thread, across
+    lanes with shuffles, then across warps through shared memory. Target
+    differences (thread ids, shuffles, barriers, predicated memory
+    instructions) go through a TargetInfo (NVPTX today).
+
+    Before:
+    ```mlir
+    %pid = tt.get_program_id x : i32
+    ```
+    After:
+    ```mlir
+    %pid = nvvm.read.ptx.sreg.ctaid.x : i32
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+  ];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvptx\"",
+           "target of the lowering (nvptx)">,
+  ];
+}
+
+#endif // KILN_PASSES_PASSES_TD

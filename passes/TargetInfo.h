@@ -1,0 +1,73 @@
+//===- TargetInfo.h - target differences of the SIMT lowering ---*- C++ -*-===//
+//
+// The one interface through which the shared lowering (KGPUConvertToLLVM)
+// reaches target-specific instructions: thread and program ids, warp
+// shuffles, barriers, predicated global memory accesses and how kernels are
+// marked. NVPTX implements it today (NVPTXTargetInfo.cpp); AMDGPU is a
+// second implementation of the same interface, not a fork of the lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PASSES_TARGETINFO_H
+#define KILN_PASSES_TARGETINFO_H
+
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <memory>
+
+namespace kiln {
+
+class TargetInfo {
+public:
+  virtual ~TargetInfo() = default;
+
+  /// Lanes per warp (NVIDIA: 32).
+  virtual unsigned getWarpSize() const = 0;
+  /// Address space of shared memory (NVPTX: 3).
+  virtual unsigned getSharedAddressSpace() const = 0;
+
+  /// Thread index within the CTA along x, as i32.
+  virtual mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc) = 0;
+  /// Program (CTA) id / count along `axis` (0, 1, 2), as i32.
+  virtual mlir::Value getProgramId(mlir::OpBuilder &b, mlir::Location loc,
+                                   unsigned axis) = 0;
+  virtual mlir::Value getNumPrograms(mlir::OpBuilder &b, mlir::Location loc,
+                                     unsigned axis) = 0;
+
+  /// Value of the 32-bit `value` held by lane (laneId ^ laneMask).
+  virtual mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value value, unsigned laneMask) = 0;
+  /// CTA-wide barrier that also orders shared memory accesses.
+  virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
+
+  /// Loads `words.size()` consecutive words of `wordBits` bits (16, 32, 64;
+  /// `elemBits` 8 loads one byte into a 16-bit word) from `ptr` when `pred`
+  /// is true; otherwise the words are `other` (may be empty: undefined).
+  virtual llvm::SmallVector<mlir::Value>
+  predicatedLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                 mlir::Value pred, llvm::ArrayRef<mlir::Value> other,
+                 unsigned numWords, unsigned wordBits, unsigned elemBits,
+                 tt::CacheModifier cache, tt::EvictionPolicy evict,
+                 bool isVolatile) = 0;
+  /// Stores `words` to `ptr` when `pred` is true.
+  virtual void predicatedStore(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value ptr, mlir::Value pred,
+                               llvm::ArrayRef<mlir::Value> words,
+                               unsigned wordBits, unsigned elemBits,
+                               tt::CacheModifier cache,
+                               tt::EvictionPolicy evict) = 0;
+
+  /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
+  virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
+};
+
+/// NVPTX: PTX special registers, shfl.sync, bar.sync, ld/st.global with
+/// predicates and cache operators (PTX ISA 9.7.9.8 ld, 9.7.9.9 st).
+std::unique_ptr<TargetInfo> createNVPTXTargetInfo();
+
+} // namespace kiln
+
+#endif // KILN_PASSES_TARGETINFO_H

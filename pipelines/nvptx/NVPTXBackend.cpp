@@ -1,0 +1,173 @@
+//===- NVPTXBackend.cpp - LLVM dialect module to PTX and cubin ------------===//
+//
+// compileToCubin(): the MLIR-facing entry point. Translates the LLVM + NVVM
+// dialect module to LLVM IR, then runs the LLVM stages of NVPTXCodegen.cpp
+// and ptxas (NVPTXToolchain.cpp), timing each stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <chrono>
+
+namespace kiln::nvptx {
+namespace {
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Microseconds since construction.
+class StageTimer {
+public:
+  StageTimer() : start(std::chrono::steady_clock::now()) {}
+  int64_t elapsedUs() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now() - start)
+        .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
+
+/// "file:line:col" of `loc` when it holds one, else its printed form.
+std::string formatLocation(mlir::Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<mlir::FileLineColLoc>())
+    return (fileLoc.getFilename().getValue() + ":" +
+            llvm::Twine(fileLoc.getLine()) + ":" +
+            llvm::Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
+/// Translates `module` to LLVM IR in `context`, turning the MLIR errors the
+/// translation emits into one llvm::Error.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translate(mlir::ModuleOp module, llvm::LLVMContext &context) {
+  mlir::MLIRContext *mlirContext = module.getContext();
+  mlir::DialectRegistry registry;
+  registerNVPTXTranslations(registry);
+  mlirContext->appendDialectRegistry(registry);
+
+  std::string messages;
+  mlir::ScopedDiagnosticHandler handler(
+      mlirContext, [&](mlir::Diagnostic &diag) {
+        if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::success();
+        messages += "\n" + formatLocation(diag.getLocation()) +
+                    ": error: " + diag.str();
+        for (const mlir::Diagnostic &note : diag.getNotes())
+          messages += "\n" + formatLocation(note.getLocation()) +
+                      ": note: " + note.str();
+        return mlir::success();
+      });
+  llvm::StringRef name = module.getName() ? *module.getName() : "kiln";
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, name);
+  if (!llvmModule)
+    return makeError("translate to LLVM IR: the module is not valid LLVM "
+                     "dialect IR" +
+                     (messages.empty() ? llvm::Twine("") : ":" + messages));
+  return std::move(llvmModule);
+}
+
+} // namespace
+
+void registerNVPTXTranslations(mlir::DialectRegistry &registry) {
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+}
+
+llvm::Expected<NVPTXCompileResult>
+compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options) {
+  NVPTXCompileResult result;
+
+  // Check what can fail cheaply before the expensive stages.
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      createNVPTXTargetMachine(options.arch, options.ptxVersion,
+                               options.optLevel);
+  if (!tm)
+    return tm.takeError();
+  if (options.assemble) {
+    llvm::Expected<std::string> ptxas = findPtxas(options.ptxasPath);
+    if (!ptxas)
+      return ptxas.takeError();
+    result.ptxasPath = std::move(*ptxas);
+  }
+
+  llvm::LLVMContext context;
+  StageTimer translateTimer;
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      translate(module, context);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  prepareModuleForNVPTX(**llvmModule, **tm, options.ftz);
+  result.timings.translateUs = translateTimer.elapsedUs();
+
+  if (needsLibdevice(**llvmModule)) {
+    StageTimer linkTimer;
+    llvm::Expected<std::string> libdevice = findLibdevice(options.libdevicePath);
+    if (!libdevice)
+      return libdevice.takeError();
+    if (llvm::Error err = linkLibdevice(**llvmModule, *libdevice, options.ftz))
+      return std::move(err);
+    result.libdevicePath = std::move(*libdevice);
+    result.timings.linkLibdeviceUs = linkTimer.elapsedUs();
+  }
+
+  StageTimer optimizeTimer;
+  if (llvm::Error err = optimizeModule(**llvmModule, **tm, options.optLevel))
+    return std::move(err);
+  result.timings.optimizeUs = optimizeTimer.elapsedUs();
+  {
+    llvm::raw_string_ostream os(result.llvmIR);
+    (*llvmModule)->print(os, nullptr);
+  }
+  for (const llvm::Function &function : **llvmModule)
+    if (function.getCallingConv() == llvm::CallingConv::PTX_Kernel &&
+        !function.isDeclaration())
+      result.kernels.push_back(function.getName().str());
+
+  StageTimer codegenTimer;
+  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, **tm);
+  if (!ptx)
+    return ptx.takeError();
+  result.ptx = std::move(*ptx);
+  result.timings.codegenUs = codegenTimer.elapsedUs();
+
+  if (!options.assemble)
+    return std::move(result);
+  StageTimer ptxasTimer;
+  std::string displayName =
+      (result.kernels.empty() ? std::string("module") : result.kernels.front()) +
+      ".ptx";
+  llvm::Expected<PtxasOutput> assembled =
+      runPtxas(result.ptxasPath, result.ptx, options, displayName);
+  if (!assembled)
+    return assembled.takeError();
+  result.cubin = std::move(assembled->cubin);
+  result.ptxasLog = std::move(assembled->log);
+  result.ptxasInfo = parsePtxasLog(result.ptxasLog);
+  result.timings.ptxasUs = ptxasTimer.elapsedUs();
+  return std::move(result);
+}
+
+} // namespace kiln::nvptx

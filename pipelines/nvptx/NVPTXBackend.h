@@ -1,0 +1,237 @@
+//===- NVPTXBackend.h - LLVM dialect to PTX and cubin -----------*- C++ -*-===//
+//
+// The back half of kiln's NVPTX path: an MLIR module in the LLVM dialect
+// (plus NVVM ops; kernels are `llvm.func`s carrying `nvvm.kernel`) becomes
+// LLVM IR, is linked with CUDA's libdevice when it calls `__nv_*` functions,
+// optimized at O3 by LLVM's new pass manager for the NVPTX target machine
+// (so NVVMReflect folds `__nvvm_reflect`), emitted as PTX by LLVM's NVPTX
+// backend and assembled into a cubin by the toolkit's `ptxas`.
+//
+// Every entry point reports failure as an llvm::Error whose message names the
+// stage ("translate to LLVM IR", "link libdevice", "optimize", "codegen",
+// "ptxas") and the problem; nothing here asserts or exits on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PIPELINES_NVPTX_NVPTXBACKEND_H
+#define KILN_PIPELINES_NVPTX_NVPTXBACKEND_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+} // namespace mlir
+
+namespace kiln::nvptx {
+
+/// The LLVM target triple of CUDA's 64-bit PTX.
+inline constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+/// How to compile, and where the CUDA tools come from. Empty paths are
+/// discovered (see findPtxas() and findLibdevice()).
+struct NVPTXBackendOptions {
+  /// The SM architecture: LLVM's NVPTX CPU name and ptxas's -arch
+  /// ("sm_90", "sm_90a", ...).
+  std::string arch = "sm_90";
+  /// PTX ISA version times ten (80 = PTX ISA 8.0), emitted as `.version` and
+  /// passed to LLVM as the `+ptx80` feature. sm_90 needs >= 78, sm_90a >= 80.
+  int ptxVersion = 80;
+  /// LLVM optimization level (0-3) and ptxas's -O level.
+  int optLevel = 3;
+  /// Value of the `nvvm-reflect-ftz` module flag: whether libdevice's
+  /// `__nvvm_reflect("__CUDA_FTZ")` paths flush single-precision denormals.
+  bool ftz = false;
+  /// libdevice.10.bc; empty: KILN_LIBDEVICE, then the CUDA root's
+  /// nvvm/libdevice/libdevice.10.bc.
+  std::string libdevicePath;
+  /// The ptxas binary; empty: KILN_PTXAS, then `ptxas` on PATH, then the
+  /// CUDA root's bin/ptxas.
+  std::string ptxasPath;
+  /// Passes `--warn-on-spills` to ptxas (spills still succeed; the warning
+  /// lands in NVPTXCompileResult::ptxasLog).
+  bool warnOnSpills = false;
+  /// Further ptxas arguments, appended before the input file.
+  std::vector<std::string> ptxasExtraArgs;
+  /// false: stop after PTX (no ptxas run; cubin stays empty).
+  bool assemble = true;
+};
+
+/// Microseconds spent in each backend stage; 0 for a stage that did not run.
+struct NVPTXStageTimings {
+  int64_t translateUs = 0;
+  int64_t linkLibdeviceUs = 0;
+  int64_t optimizeUs = 0;
+  int64_t codegenUs = 0;
+  int64_t ptxasUs = 0;
+  int64_t totalUs() const {
+    return translateUs + linkLibdeviceUs + optimizeUs + codegenUs + ptxasUs;
+  }
+};
+
+/// What `ptxas -v` reports for one function (its "Function properties for"
+/// and "Used N registers" lines). Byte counts are per thread for stack and
+/// spills, per CTA for shared memory (static `.shared` only).
+struct PtxasFunctionInfo {
+  std::string function;
+  bool isEntry = false;
+  int registers = 0;
+  int barriers = 0;
+  int64_t stackFrameBytes = 0;
+  int64_t spillStoreBytes = 0;
+  int64_t spillLoadBytes = 0;
+  int64_t sharedBytes = 0;
+};
+
+/// Everything one compile produced.
+struct NVPTXCompileResult {
+  /// Names of the kernels (functions with the PTX_Kernel calling convention).
+  std::vector<std::string> kernels;
+  /// Textual LLVM IR after linking and optimization (before codegen).
+  std::string llvmIR;
+  /// The PTX module.
+  std::string ptx;
+  /// The cubin (an ELF file); empty when options.assemble is false.
+  std::string cubin;
+  /// ptxas's stdout and stderr (the `-v` report and any warnings).
+  std::string ptxasLog;
+  /// Per-function figures parsed from ptxasLog.
+  std::vector<PtxasFunctionInfo> ptxasInfo;
+  /// The libdevice linked in; empty when the module calls no `__nv_*`.
+  std::string libdevicePath;
+  /// The ptxas that assembled the cubin.
+  std::string ptxasPath;
+  NVPTXStageTimings timings;
+
+  /// ptxas's figures for `function`, or nullptr if it reported none.
+  const PtxasFunctionInfo *findPtxasInfo(llvm::StringRef function) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Whole-module entry point (NVPTXBackend.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Registers the MLIR-to-LLVM-IR translation interfaces the backend needs
+/// (builtin, LLVM, NVVM) in `registry`. Call before creating the context that
+/// parses the module, or let compileToCubin() register them on the module's
+/// context.
+void registerNVPTXTranslations(mlir::DialectRegistry &registry);
+
+/// Compiles `module` (LLVM + NVVM dialects) to PTX and, unless
+/// options.assemble is false, to a cubin: translate, link libdevice if
+/// needed, optimize, codegen, ptxas. MLIR diagnostics raised while
+/// translating are captured into the returned error (with file:line:col),
+/// not printed.
+llvm::Expected<NVPTXCompileResult>
+compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options);
+
+//===----------------------------------------------------------------------===//
+// LLVM IR stages (NVPTXCodegen.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Initializes LLVM's NVPTX target (target info, MC, asm printer); safe to
+/// call repeatedly and from several threads.
+void initializeNVPTXTarget();
+
+/// Checks that LLVM's NVPTX backend knows `arch` and PTX ISA `ptxVersion`,
+/// and that this PTX version can express `arch` (e.g. sm_90a needs 8.0).
+/// The error lists what is accepted.
+llvm::Error validateTarget(llvm::StringRef arch, int ptxVersion);
+
+/// The highest PTX ISA version (times ten) LLVM's NVPTX backend can emit.
+int maxSupportedPtxVersion();
+
+/// Creates the NVPTX target machine for `arch` with feature `+ptx<version>`
+/// at the given optimization level (0-3). Validates like validateTarget().
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createNVPTXTargetMachine(llvm::StringRef arch, int ptxVersion, int optLevel);
+
+/// Whether `module` declares (and so calls) any libdevice `__nv_*` function.
+bool needsLibdevice(const llvm::Module &module);
+
+/// Links `libdevicePath` into `module` with Linker::LinkOnlyNeeded, sets the
+/// `nvvm-reflect-ftz` module flag to `ftz` and internalizes every function
+/// that is not a kernel, so unused libdevice code is dropped.
+llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef libdevicePath,
+                          bool ftz);
+
+/// Sets the triple and data layout of `tm` on `module`, the
+/// `nvvm-reflect-ftz` flag (if absent) and internalizes non-kernel functions
+/// when the module has a kernel. linkLibdevice() does the same after linking.
+void prepareModuleForNVPTX(llvm::Module &module, llvm::TargetMachine &tm,
+                           bool ftz);
+
+/// Runs LLVM's default per-module pipeline at `optLevel` (O0-O3) for `tm`.
+llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
+                           int optLevel);
+
+/// Emits `module` as PTX text with `tm` (the module is consumed by codegen:
+/// do not reuse it afterwards).
+llvm::Expected<std::string> emitPTX(llvm::Module &module,
+                                    llvm::TargetMachine &tm);
+
+//===----------------------------------------------------------------------===//
+// CUDA toolkit: ptxas and libdevice (NVPTXToolchain.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The ptxas to run: `explicitPath` if non-empty, else env KILN_PTXAS, else
+/// `ptxas` on PATH, else `<CUDA root>/bin/ptxas`. An explicit or KILN_PTXAS
+/// path that is not an executable file is an error (no fallback).
+llvm::Expected<std::string> findPtxas(llvm::StringRef explicitPath = "");
+
+/// The CUDA toolkit root: env CUDA_HOME, else CUDA_PATH, else two levels
+/// above the real path of `ptxas` on PATH, else /usr/local/cuda if it
+/// exists; std::nullopt if none is found.
+std::optional<std::string> findCudaRoot();
+
+/// libdevice.10.bc: `explicitPath` if non-empty, else env KILN_LIBDEVICE,
+/// else `<CUDA root>/nvvm/libdevice/libdevice.10.bc`.
+llvm::Expected<std::string> findLibdevice(llvm::StringRef explicitPath = "");
+
+/// `ptxas --version` output, trimmed (the "Cuda compilation tools, release
+/// 13.0, V13.0.88" text that identifies the assembler in a compile job).
+llvm::Expected<std::string> getPtxasVersion(llvm::StringRef ptxasPath);
+
+/// SHA-256 of a file's bytes as 64 lower-case hex digits (libdevice's
+/// content hash for a compile job).
+llvm::Expected<std::string> sha256OfFile(llvm::StringRef path);
+
+/// SHA-256 of `data` as 64 lower-case hex digits.
+std::string sha256Hex(llvm::StringRef data);
+
+/// The result of one ptxas run.
+struct PtxasOutput {
+  std::string cubin;
+  std::string log;
+};
+
+/// Assembles `ptx` for `options.arch` with `ptxasPath`: `ptxas -arch=<arch>
+/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`.
+/// A non-zero exit becomes an error quoting ptxas's output, with the
+/// temporary file name replaced by `displayName` (e.g. "add_one.ptx").
+llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,
+                                     llvm::StringRef ptx,
+                                     const NVPTXBackendOptions &options,
+                                     llvm::StringRef displayName = "input.ptx");
+
+/// Parses ptxas `-v` output ("Compiling entry function 'k' for 'sm_90'",
+/// "Function properties for k", "N bytes stack frame, N bytes spill stores,
+/// N bytes spill loads", "Used N registers, used N barriers, N bytes smem,
+/// ..."). Lines it does not know are ignored.
+std::vector<PtxasFunctionInfo> parsePtxasLog(llvm::StringRef log);
+
+} // namespace kiln::nvptx
+
+#endif // KILN_PIPELINES_NVPTX_NVPTXBACKEND_H

@@ -1,0 +1,390 @@
+//===- NVPTXCodegen.cpp - LLVM IR stages: libdevice, O3, PTX --------------===//
+//
+// The LLVM-only half of the backend: the NVPTX target machine, libdevice
+// linking, the new-pass-manager O3 pipeline and PTX emission. No MLIR here.
+//
+// LLVM reports most codegen and linker problems through the LLVMContext's
+// diagnostic handler (whose default prints and exits on errors); every stage
+// below installs a collecting handler for its duration so the problem comes
+// back as an llvm::Error instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace llvm;
+
+namespace kiln::nvptx {
+namespace {
+
+Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// Collects error diagnostics of an LLVMContext while alive, then restores
+/// the previous handler. Warnings and remarks are dropped.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(LLVMContext &context) : context(context) {
+    previous = context.getDiagnosticHandler();
+    context.setDiagnosticHandler(std::make_unique<Handler>(errors));
+  }
+  ~DiagnosticCollector() { context.setDiagnosticHandler(std::move(previous)); }
+
+  /// An error naming `stage` with every collected message, or success.
+  Error takeError(StringRef stage) {
+    if (errors.empty())
+      return Error::success();
+    std::string joined = errors.front();
+    for (size_t i = 1; i < errors.size(); ++i)
+      joined += "\n" + errors[i];
+    errors.clear();
+    return makeError(stage + ": " + joined);
+  }
+
+private:
+  struct Handler : DiagnosticHandler {
+    explicit Handler(std::vector<std::string> &errors) : errors(errors) {}
+    bool handleDiagnostics(const DiagnosticInfo &info) override {
+      if (info.getSeverity() != DS_Error)
+        return true;
+      std::string text;
+      raw_string_ostream os(text);
+      DiagnosticPrinterRawOStream printer(os);
+      info.print(printer);
+      errors.push_back(std::move(text));
+      return true;
+    }
+    std::vector<std::string> &errors;
+  };
+
+  LLVMContext &context;
+  std::unique_ptr<DiagnosticHandler> previous;
+  std::vector<std::string> errors;
+};
+
+/// The report_fatal_error message of the current thread's guarded stage.
+thread_local std::string *fatalMessage = nullptr;
+
+/// Process-wide LLVM fatal error handler: inside runGuarded() it records the
+/// message and unwinds to the guard (Process::Exit hands over to the current
+/// CrashRecoveryContext); elsewhere it prints like LLVM's default handler
+/// and LLVM exits as it would without a handler.
+void onFatalError(void *, const char *reason, bool) {
+  if (fatalMessage) {
+    *fatalMessage = reason;
+    sys::Process::Exit(1);
+  }
+  errs() << "LLVM ERROR: " << reason << "\n";
+}
+
+/// Runs `stage`, turning LLVM's report_fatal_error (NVPTX instruction
+/// selection reports unsupported IR that way) and crashes into an Error.
+/// Like clang's in-process cc1: CrashRecoveryContext unwinds with longjmp,
+/// so what the stage allocated may leak; the caller drops the module.
+Error runGuarded(StringRef stage, function_ref<Error()> fn) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    install_fatal_error_handler(onFatalError);
+    CrashRecoveryContext::Enable();
+  });
+  std::string message;
+  std::string *outer = fatalMessage;
+  fatalMessage = &message;
+  Error result = Error::success();
+  CrashRecoveryContext context;
+  bool ok = context.RunSafely([&] { result = fn(); });
+  fatalMessage = outer;
+  if (ok)
+    return result;
+  consumeError(std::move(result));
+  return makeError(stage + ": LLVM " +
+                   (message.empty() ? "crashed" : "error: " + message));
+}
+
+const Target *getNVPTXTarget(std::string &error) {
+  initializeNVPTXTarget();
+  return TargetRegistry::lookupTarget(Triple(kNVPTXTriple), error);
+}
+
+/// "ptx80" -> 80; -1 for other feature names.
+int ptxFeatureVersion(StringRef feature) {
+  int version = -1;
+  if (!feature.consume_front("ptx") || feature.getAsInteger(10, version))
+    return -1;
+  return version;
+}
+
+std::string formatPtxVersion(int version) {
+  return std::to_string(version / 10) + "." + std::to_string(version % 10);
+}
+
+/// The lowest PTX ISA version (times ten) LLVM 22's NVPTX backend accepts
+/// for each processor (measured with llc; the PTX ISA's "Target ISA notes"
+/// give the same figures for sm_50 and newer). 0 for a processor not listed.
+int minPtxVersionFor(StringRef arch) {
+  static constexpr struct {
+    const char *arch;
+    int version;
+  } table[] = {
+      {"sm_20", 32},   {"sm_21", 32},   {"sm_30", 32},   {"sm_32", 40},
+      {"sm_35", 32},   {"sm_37", 41},   {"sm_50", 40},   {"sm_52", 41},
+      {"sm_53", 42},   {"sm_60", 50},   {"sm_61", 50},   {"sm_62", 50},
+      {"sm_70", 60},   {"sm_72", 61},   {"sm_75", 63},   {"sm_80", 70},
+      {"sm_86", 71},   {"sm_87", 74},   {"sm_88", 90},   {"sm_89", 78},
+      {"sm_90", 78},   {"sm_90a", 80},  {"sm_100", 86},  {"sm_100a", 86},
+      {"sm_100f", 88}, {"sm_101", 86},  {"sm_101a", 86}, {"sm_101f", 88},
+      {"sm_103", 88},  {"sm_103a", 88}, {"sm_103f", 88}, {"sm_110", 90},
+      {"sm_110a", 90}, {"sm_110f", 90}, {"sm_120", 87},  {"sm_120a", 87},
+      {"sm_120f", 88}, {"sm_121", 88},  {"sm_121a", 88}, {"sm_121f", 88},
+  };
+  for (const auto &entry : table)
+    if (arch == entry.arch)
+      return entry.version;
+  return 0;
+}
+
+bool isKernel(const Function &function) {
+  return function.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+} // namespace
+
+void initializeNVPTXTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+int maxSupportedPtxVersion() {
+  std::string error;
+  const Target *target = getNVPTXTarget(error);
+  if (!target)
+    return 0;
+  std::unique_ptr<MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(Triple(kNVPTXTriple), "", ""));
+  int best = 0;
+  for (const SubtargetFeatureKV &feature : sti->getAllProcessorFeatures())
+    best = std::max(best, ptxFeatureVersion(feature.Key));
+  return best;
+}
+
+Error validateTarget(StringRef arch, int ptxVersion) {
+  std::string error;
+  const Target *target = getNVPTXTarget(error);
+  if (!target)
+    return makeError("NVPTX target unavailable in this LLVM: " + error);
+  std::unique_ptr<MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(Triple(kNVPTXTriple), "", ""));
+
+  if (!generic->isCPUStringValid(arch)) {
+    // In numeric order: sm_20, ..., sm_90a, sm_100, ...
+    std::vector<StringRef> cpus;
+    for (const SubtargetSubTypeKV &cpu : generic->getAllProcessorDescriptions())
+      cpus.push_back(cpu.Key);
+    auto number = [](StringRef cpu) {
+      unsigned value = 0;
+      cpu.drop_front(3).take_while(isDigit).getAsInteger(10, value);
+      return value;
+    };
+    llvm::stable_sort(cpus, [&](StringRef a, StringRef b) {
+      return std::make_pair(number(a), a) < std::make_pair(number(b), b);
+    });
+    std::string known = llvm::join(cpus, ", ");
+    return makeError("unknown target '" + arch +
+                     "': LLVM's NVPTX backend knows " + known);
+  }
+
+  int minVersion = 0, maxVersion = 0;
+  bool known = false;
+  for (const SubtargetFeatureKV &feature : generic->getAllProcessorFeatures()) {
+    int version = ptxFeatureVersion(feature.Key);
+    maxVersion = std::max(maxVersion, version);
+    known |= version == ptxVersion;
+  }
+  if (!known)
+    return makeError("unsupported PTX ISA version " + Twine(ptxVersion) +
+                     " (" + formatPtxVersion(ptxVersion) +
+                     "): LLVM's NVPTX backend emits up to " +
+                     Twine(maxVersion) + " (" + formatPtxVersion(maxVersion) +
+                     ")");
+
+  // LLVM's NVPTX subtarget aborts (report_fatal_error) on a PTX version too
+  // old for the processor, so check first.
+  minVersion = minPtxVersionFor(arch);
+  if (ptxVersion < minVersion)
+    return makeError(arch + " needs PTX ISA " + formatPtxVersion(minVersion) +
+                     " or newer (ptx version " + Twine(minVersion) +
+                     "), got " + Twine(ptxVersion));
+  return Error::success();
+}
+
+Expected<std::unique_ptr<TargetMachine>>
+createNVPTXTargetMachine(StringRef arch, int ptxVersion, int optLevel) {
+  if (Error err = validateTarget(arch, ptxVersion))
+    return std::move(err);
+  if (optLevel < 0 || optLevel > 3)
+    return makeError("optimization level must be 0-3, got " + Twine(optLevel));
+  std::string error;
+  const Target *target = getNVPTXTarget(error);
+  if (!target)
+    return makeError("NVPTX target unavailable in this LLVM: " + error);
+  static constexpr CodeGenOptLevel levels[] = {
+      CodeGenOptLevel::None, CodeGenOptLevel::Less, CodeGenOptLevel::Default,
+      CodeGenOptLevel::Aggressive};
+  std::string features = "+ptx" + std::to_string(ptxVersion);
+  TargetOptions targetOptions;
+  std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
+      Triple(kNVPTXTriple), arch, features, targetOptions, std::nullopt,
+      std::nullopt, levels[optLevel]));
+  if (!tm)
+    return makeError("cannot create the NVPTX target machine for " + arch);
+  return std::move(tm);
+}
+
+bool needsLibdevice(const Module &module) {
+  for (const Function &function : module)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+void prepareModuleForNVPTX(Module &module, TargetMachine &tm, bool ftz) {
+  module.setTargetTriple(tm.getTargetTriple());
+  module.setDataLayout(tm.createDataLayout());
+  if (!module.getModuleFlag("nvvm-reflect-ftz"))
+    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
+  bool hasKernel = false;
+  for (const Function &function : module)
+    hasKernel |= isKernel(function);
+  // A module without kernels is a library: keep its functions visible.
+  if (!hasKernel)
+    return;
+  internalizeModule(module, [](const GlobalValue &value) {
+    const auto *function = dyn_cast<Function>(&value);
+    return !function || function->isDeclaration() || isKernel(*function);
+  });
+}
+
+Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(libdevicePath, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("link libdevice: cannot read '" + libdevicePath +
+                     "': " + buffer.getError().message());
+  DiagnosticCollector diagnostics(module.getContext());
+  Expected<std::unique_ptr<Module>> libdevice =
+      parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  if (!libdevice)
+    return makeError("link libdevice: '" + libdevicePath +
+                     "' is not LLVM bitcode: " +
+                     toString(libdevice.takeError()));
+  // libdevice says nvptx64-nvidia-gpulibs; match the kernel module so the
+  // linker does not warn about mixing triples and layouts.
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  if (Linker::linkModules(module, std::move(*libdevice),
+                          Linker::Flags::LinkOnlyNeeded)) {
+    if (Error err = diagnostics.takeError("link libdevice"))
+      return err;
+    return makeError("link libdevice: linking '" + libdevicePath + "' failed");
+  }
+  if (Error err = diagnostics.takeError("link libdevice"))
+    return err;
+  if (module.getModuleFlag("nvvm-reflect-ftz"))
+    module.setModuleFlag(Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
+  else
+    module.addModuleFlag(Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
+  internalizeModule(module, [](const GlobalValue &value) {
+    const auto *function = dyn_cast<Function>(&value);
+    return !function || function->isDeclaration() || isKernel(*function);
+  });
+  return Error::success();
+}
+
+Error optimizeModule(Module &module, TargetMachine &tm, int optLevel) {
+  DiagnosticCollector diagnostics(module.getContext());
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  // The constructor registers the NVPTX callbacks (NVVMReflect at pipeline
+  // start, address-space inference, ...).
+  PassBuilder builder(&tm, PipelineTuningOptions());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  static const OptimizationLevel *levels[] = {
+      &OptimizationLevel::O0, &OptimizationLevel::O1, &OptimizationLevel::O2,
+      &OptimizationLevel::O3};
+  if (optLevel < 0 || optLevel > 3)
+    return makeError("optimize: level must be 0-3, got " + Twine(optLevel));
+  ModulePassManager mpm =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(OptimizationLevel::O0)
+                    : builder.buildPerModuleDefaultPipeline(*levels[optLevel]);
+  if (Error err = runGuarded("optimize", [&] {
+        mpm.run(module, mam);
+        return Error::success();
+      }))
+    return err;
+  return diagnostics.takeError("optimize");
+}
+
+Expected<std::string> emitPTX(Module &module, TargetMachine &tm) {
+  DiagnosticCollector diagnostics(module.getContext());
+  SmallString<0> ptx;
+  {
+    raw_svector_ostream os(ptx);
+    legacy::PassManager pm;
+    if (tm.addPassesToEmitFile(pm, os, nullptr, CodeGenFileType::AssemblyFile))
+      return makeError("codegen: the NVPTX target cannot emit assembly");
+    if (Error err = runGuarded("codegen", [&] {
+          pm.run(module);
+          return Error::success();
+        }))
+      return std::move(err);
+  }
+  if (Error err = diagnostics.takeError("codegen"))
+    return std::move(err);
+  return std::string(ptx.str());
+}
+
+} // namespace kiln::nvptx

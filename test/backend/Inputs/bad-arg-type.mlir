@@ -1,0 +1,3 @@
+llvm.func @vec_arg(%arg0: vector<4xf32>) attributes {nvvm.kernel} {
+  llvm.return
+}

@@ -1,0 +1,3 @@
+llvm.func @helper() {
+  llvm.return
+}

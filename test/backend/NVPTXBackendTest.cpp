@@ -1,0 +1,191 @@
+//===- NVPTXBackendTest.cpp - unit tests of //pipelines/nvptx:backend -----===//
+//
+// The parts of the backend that need no CUDA toolkit: ptxas report parsing,
+// hashing, target validation, tool lookup errors, and LLVM-dialect -> PTX
+// with assembly turned off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace {
+
+using ::testing::HasSubstr;
+using namespace kiln::nvptx;
+
+std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+TEST(PtxasLog, ParsesEntriesAndFunctions) {
+  const char *log = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'softmax_kernel' for 'sm_90'
+ptxas info    : Function properties for softmax_kernel
+    16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 1024 bytes smem, 368 bytes cmem[0]
+ptxas info    : Function properties for helper
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Compiling entry function 'add_one' for 'sm_90'
+ptxas info    : Function properties for add_one
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 8 registers, used 0 barriers
+ptxas info    : Compile time = 12.989 ms
+)";
+  std::vector<PtxasFunctionInfo> infos = parsePtxasLog(log);
+  ASSERT_EQ(infos.size(), 3u);
+  EXPECT_EQ(infos[0].function, "softmax_kernel");
+  EXPECT_TRUE(infos[0].isEntry);
+  EXPECT_EQ(infos[0].registers, 40);
+  EXPECT_EQ(infos[0].barriers, 1);
+  EXPECT_EQ(infos[0].stackFrameBytes, 16);
+  EXPECT_EQ(infos[0].spillStoreBytes, 8);
+  EXPECT_EQ(infos[0].spillLoadBytes, 12);
+  EXPECT_EQ(infos[0].sharedBytes, 1024);
+  EXPECT_EQ(infos[1].function, "helper");
+  EXPECT_FALSE(infos[1].isEntry);
+  EXPECT_EQ(infos[2].function, "add_one");
+  EXPECT_EQ(infos[2].registers, 8);
+  EXPECT_EQ(infos[2].sharedBytes, 0);
+
+  NVPTXCompileResult result;
+  result.ptxasInfo = infos;
+  ASSERT_NE(result.findPtxasInfo("add_one"), nullptr);
+  EXPECT_EQ(result.findPtxasInfo("add_one")->registers, 8);
+  EXPECT_EQ(result.findPtxasInfo("missing"), nullptr);
+}
+
+TEST(PtxasLog, IgnoresUnknownText) {
+  EXPECT_TRUE(parsePtxasLog("").empty());
+  EXPECT_TRUE(parsePtxasLog("ptxas warning : something\nrandom text\n").empty());
+}
+
+TEST(Sha256, KnownVector) {
+  EXPECT_EQ(sha256Hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(Target, AcceptsHopper) {
+  EXPECT_FALSE(errorText(validateTarget("sm_90", 80)).size());
+  EXPECT_FALSE(errorText(validateTarget("sm_90a", 80)).size());
+  EXPECT_FALSE(errorText(validateTarget("sm_90", 78)).size());
+  EXPECT_GE(maxSupportedPtxVersion(), 80);
+}
+
+TEST(Target, RejectsUnknownArchAndVersions) {
+  EXPECT_THAT(errorText(validateTarget("sm_13", 80)),
+              HasSubstr("unknown target 'sm_13'"));
+  EXPECT_THAT(errorText(validateTarget("gfx90a", 80)),
+              HasSubstr("unknown target 'gfx90a'"));
+  EXPECT_THAT(errorText(validateTarget("sm_90a", 78)),
+              HasSubstr("sm_90a needs PTX ISA 8.0 or newer"));
+  EXPECT_THAT(errorText(validateTarget("sm_90", 70)),
+              HasSubstr("sm_90 needs PTX ISA 7.8 or newer"));
+  EXPECT_THAT(errorText(validateTarget("sm_90", 99)),
+              HasSubstr("unsupported PTX ISA version 99"));
+}
+
+TEST(Toolchain, ExplicitPathsMustExist) {
+  llvm::Expected<std::string> ptxas = findPtxas("/nonexistent/ptxas");
+  ASSERT_FALSE(ptxas);
+  EXPECT_THAT(errorText(ptxas.takeError()),
+              HasSubstr("'/nonexistent/ptxas' (from --ptxas) is not an executable file"));
+  llvm::Expected<std::string> libdevice = findLibdevice("/nonexistent/libdevice.bc");
+  ASSERT_FALSE(libdevice);
+  EXPECT_THAT(errorText(libdevice.takeError()),
+              HasSubstr("link libdevice: '/nonexistent/libdevice.bc'"));
+  EXPECT_FALSE(sha256OfFile("/nonexistent/file"));
+  consumeError(sha256OfFile("/nonexistent/file").takeError());
+}
+
+class CompileTest : public ::testing::Test {
+protected:
+  CompileTest() {
+    mlir::DialectRegistry registry;
+    registry.insert<mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+                    mlir::func::FuncDialect>();
+    registerNVPTXTranslations(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+  mlir::OwningOpRef<mlir::ModuleOp> parse(llvm::StringRef text) {
+    return mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  }
+  mlir::MLIRContext context;
+};
+
+constexpr const char *kAddOne = R"mlir(
+llvm.func @helper(%v: f32) -> f32 {
+  %one = llvm.mlir.constant(1.0 : f32) : f32
+  %r = llvm.fadd %v, %one : f32
+  llvm.return %r : f32
+}
+llvm.func @add_one(%arg0: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %idx = llvm.sext %tid : i32 to i64
+  %p = llvm.getelementptr %arg0[%idx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  %v = llvm.load %p : !llvm.ptr<1> -> f32
+  %r = llvm.call @helper(%v) : (f32) -> f32
+  llvm.store %r, %p : f32, !llvm.ptr<1>
+  llvm.return
+}
+)mlir";
+
+TEST_F(CompileTest, EmitsPtxWithoutPtxas) {
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(kAddOne);
+  ASSERT_TRUE(module);
+  NVPTXBackendOptions options;
+  options.arch = "sm_90a";
+  options.ptxVersion = 83;
+  options.assemble = false;
+  options.ptxasPath = "/nonexistent/ptxas"; // not looked up without assembly
+  llvm::Expected<NVPTXCompileResult> result = compileToCubin(*module, options);
+  ASSERT_TRUE(bool(result)) << errorText(result.takeError());
+  EXPECT_EQ(result->kernels, std::vector<std::string>{"add_one"});
+  EXPECT_THAT(result->ptx, HasSubstr(".version 8.3"));
+  EXPECT_THAT(result->ptx, HasSubstr(".target sm_90a"));
+  EXPECT_THAT(result->ptx, HasSubstr(".entry add_one"));
+  // The non-kernel helper was internalized and inlined at O3.
+  EXPECT_THAT(result->ptx, ::testing::Not(HasSubstr("helper")));
+  EXPECT_THAT(result->llvmIR, HasSubstr("!\"nvvm-reflect-ftz\", i32 0}"));
+  EXPECT_TRUE(result->cubin.empty());
+  EXPECT_TRUE(result->libdevicePath.empty());
+  EXPECT_EQ(result->timings.linkLibdeviceUs, 0);
+  EXPECT_EQ(result->timings.ptxasUs, 0);
+  EXPECT_GT(result->timings.codegenUs, 0);
+}
+
+TEST_F(CompileTest, TranslationErrorNamesStageAndLocation) {
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(R"mlir(
+func.func @not_llvm() {
+  return
+}
+)mlir");
+  ASSERT_TRUE(module);
+  NVPTXBackendOptions options;
+  options.assemble = false;
+  llvm::Expected<NVPTXCompileResult> result = compileToCubin(*module, options);
+  ASSERT_FALSE(result);
+  std::string message = errorText(result.takeError());
+  EXPECT_THAT(message, HasSubstr("translate to LLVM IR"));
+  EXPECT_THAT(message, HasSubstr(":2:1: error:"));
+}
+
+TEST_F(CompileTest, BadTargetFailsBeforeTranslation) {
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(kAddOne);
+  ASSERT_TRUE(module);
+  NVPTXBackendOptions options;
+  options.arch = "sm_13";
+  llvm::Expected<NVPTXCompileResult> result = compileToCubin(*module, options);
+  ASSERT_FALSE(result);
+  EXPECT_THAT(errorText(result.takeError()), HasSubstr("unknown target 'sm_13'"));
+}
+
+} // namespace

@@ -1,0 +1,48 @@
+# lit suite: the NVPTX backend through `kiln compile` (LLVM-dialect kernels to
+# PTX and cubin, libdevice linking, metadata.json, error reporting).
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+import lit_common  # noqa: E402
+
+lit_common.configure(config, "kiln-backend", suffixes=(".mlir", ".test"),
+                     external=True)
+config.test_source_root = os.path.dirname(__file__)
+
+# Where kiln looks for the CUDA toolkit.
+for var in ("CUDA_HOME", "CUDA_PATH", "KILN_PTXAS", "KILN_LIBDEVICE"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+
+def cuda_roots():
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            yield os.environ[var]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        yield os.path.dirname(os.path.dirname(os.path.realpath(ptxas)))
+    yield "/usr/local/cuda"
+
+
+# Tests that run ptxas or link libdevice say `REQUIRES: ptxas` /
+# `REQUIRES: libdevice`; without the CUDA toolkit they report UNSUPPORTED.
+ptxas = os.environ.get("KILN_PTXAS") or shutil.which("ptxas")
+libdevice = os.environ.get("KILN_LIBDEVICE")
+for root in cuda_roots():
+    if not ptxas and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+        ptxas = os.path.join(root, "bin", "ptxas")
+    candidate = os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")
+    if not libdevice and os.path.isfile(candidate):
+        libdevice = candidate
+if ptxas and os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+if libdevice and os.path.isfile(libdevice):
+    config.available_features.add("libdevice")
+
+config.substitutions.append(
+    ("%dump_metadata",
+     "python3 " + os.path.join(config.test_source_root, "Inputs",
+                               "dump_metadata.py")))

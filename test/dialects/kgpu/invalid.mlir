@@ -1,0 +1,130 @@
+// RUN: kiln-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of the kgpu layouts and ops. An attribute's diagnostic is
+// reported at the attribute inside the tensor type, hence `@+1` on the line
+// holding the type.
+
+//===----------------------------------------------------------------------===//
+// #kgpu.blocked
+//===----------------------------------------------------------------------===//
+
+// All four arrays of a blocked layout have one entry per dimension.
+// expected-error @+1 {{sizePerThread, threadsPerWarp, warpsPerCTA and order must have the same length}}
+tt.func @blocked_sizes_mismatch(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+// sizePerThread entries are powers of two.
+// expected-error @+1 {{sizePerThread entries must be powers of two, got 3}}
+tt.func @blocked_size_per_thread_not_pow2(%a: tensor<96xf32, #kgpu.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>) {
+  tt.return
+}
+
+// -----
+
+// threadsPerWarp entries are powers of two (0 included).
+// expected-error @+1 {{threadsPerWarp entries must be powers of two, got 0}}
+tt.func @blocked_threads_zero(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [0, 32], warpsPerCTA = [1, 1], order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+// warpsPerCTA entries are powers of two.
+// expected-error @+1 {{warpsPerCTA entries must be powers of two, got 6}}
+tt.func @blocked_warps_not_pow2(%a: tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [6], order = [0]}>>) {
+  tt.return
+}
+
+// -----
+
+// The lanes of a warp multiply to the warp size, 32 or 64.
+// expected-error @+1 {{threadsPerWarp must multiply to the warp size (32 or 64), got 16}}
+tt.func @blocked_lanes_not_warp_size(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+// order is a permutation of the dimensions: no repeated entry...
+// expected-error @+1 {{order must be a permutation of [0, 2), got entry 1}}
+tt.func @blocked_order_repeated(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 1]}>>) {
+  tt.return
+}
+
+// -----
+
+// ...and no entry out of range.
+// expected-error @+1 {{order must be a permutation of [0, 2), got entry 2}}
+tt.func @blocked_order_out_of_range(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [2, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #kgpu.slice
+//===----------------------------------------------------------------------===//
+
+// The sliced dimension exists in the parent.
+// expected-error @+1 {{slice dim 2 out of range for rank-2 parent}}
+tt.func @slice_dim_out_of_range(%a: tensor<16xf32, #kgpu.slice<{dim = 2, parent = #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>>) {
+  tt.return
+}
+
+// -----
+
+// A slice's parent distributes the tensor over threads; a shared layout
+// does not.
+// expected-error @+1 {{slice parent must be a distributed layout, got #kgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>}}
+tt.func @slice_of_shared(%a: tensor<16xf32, #kgpu.slice<{dim = 0, parent = #kgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>}>>) {
+  tt.return
+}
+
+// -----
+
+// Slicing a rank-1 layout would leave a rank-0 tensor.
+// expected-error @+1 {{slice parent must have rank >= 2}}
+tt.func @slice_of_rank1(%a: tensor<16xf32, #kgpu.slice<{dim = 0, parent = #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>}>>) {
+  tt.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #kgpu.shared
+//===----------------------------------------------------------------------===//
+
+// Swizzle vectors hold at least one element.
+// expected-error @+1 {{vec, perPhase and maxPhase must be positive}}
+tt.func @shared_vec_zero(%a: tensor<32x32xf16, #kgpu.shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// kgpu.convert_layout
+//===----------------------------------------------------------------------===//
+
+#b0 = #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b1 = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// convert_layout may not change the shape.
+tt.func @convert_layout_shape(%a: tensor<128xf32, #b0>) {
+  // expected-error @+1 {{'kgpu.convert_layout' op may only change the layout, got 'tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' -> 'tensor<256xf32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'}}
+  %b = kgpu.convert_layout %a : tensor<128xf32, #b0> -> tensor<256xf32, #b1>
+  tt.return
+}
+
+// -----
+
+#b0 = #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b1 = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// convert_layout may not change the element type.
+tt.func @convert_layout_element_type(%a: tensor<128xf32, #b0>) {
+  // expected-error @+1 {{'kgpu.convert_layout' op may only change the layout, got 'tensor<128xf32, #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' -> 'tensor<128xf16, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'}}
+  %b = kgpu.convert_layout %a : tensor<128xf32, #b0> -> tensor<128xf16, #b1>
+  tt.return
+}

@@ -1,0 +1,69 @@
+// RUN: kiln-opt %s -split-input-file | FileCheck %s --enable-var-scope
+// RUN: kiln-opt %s -split-input-file --mlir-print-op-generic | kiln-opt -split-input-file | FileCheck %s --enable-var-scope
+
+// Round trips of the kgpu layouts (tensor encodings) and kgpu.convert_layout.
+// The printer hoists every layout into an alias (#blocked, #slice, #shared,
+// numbered when there are several); the alias definitions are captured into
+// `$` variables so they survive the CHECK-LABELs.
+
+// A 1-D blocked layout: four consecutive elements per thread.
+// CHECK: [[$B1D:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @blocked_1d
+// CHECK-SAME:    (%{{.*}}: tensor<1024xf32, [[$B1D]]>)
+tt.func @blocked_1d(%a: tensor<1024xf32, #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>) {
+  tt.return
+}
+
+// -----
+
+// 2-D blocked layouts, row-major (order [1, 0]) and column-major (order
+// [0, 1]); the two stay distinct attributes.
+// CHECK-DAG: [[$ROW:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: [[$COL:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @blocked_2d
+// CHECK-SAME:    (%{{.*}}: tensor<16x64xf16, [[$ROW]]>, %{{.*}}: tensor<64x16xf16, [[$COL]]>)
+tt.func @blocked_2d(%a: tensor<16x64xf16, #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>,
+                    %b: tensor<64x16xf16, #kgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>>) {
+  tt.return
+}
+
+// -----
+
+// Slices of a 2-D blocked layout along dim 0 and dim 1; both refer to the
+// same parent alias.
+#parent = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: [[$P:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: [[$S0:#slice[0-9]*]] = #kgpu.slice<{dim = 0, parent = [[$P]]}>
+// CHECK-DAG: [[$S1:#slice[0-9]*]] = #kgpu.slice<{dim = 1, parent = [[$P]]}>
+// CHECK-LABEL: tt.func @slice
+// CHECK-SAME:    (%{{.*}}: tensor<64xf32, [[$S0]]>, %{{.*}}: tensor<8xf32, [[$S1]]>)
+tt.func @slice(%a: tensor<64xf32, #kgpu.slice<{dim = 0, parent = #parent}>>,
+               %b: tensor<8xf32, #kgpu.slice<{dim = 1, parent = #parent}>>) {
+  tt.return
+}
+
+// -----
+
+// A swizzled shared-memory layout.
+// CHECK: [[$SH:#shared[0-9]*]] = #kgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: tt.func @shared
+// CHECK-SAME:    (%{{.*}}: tensor<32x32xf16, [[$SH]]>)
+tt.func @shared(%a: tensor<32x32xf16, #kgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+// kgpu.convert_layout between two blocked layouts of the same shape.
+#src = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#dst = #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: [[$SRC:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+// CHECK-DAG: [[$DST:#blocked[0-9]*]] = #kgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @convert_layout
+// CHECK-SAME:    (%[[A:.*]]: tensor<128xf32, [[$SRC]]>)
+// CHECK-NEXT:    %[[B:.*]] = kgpu.convert_layout %[[A]] : tensor<128xf32, [[$SRC]]> -> tensor<128xf32, [[$DST]]>
+// CHECK-NEXT:    tt.return %[[B]] : tensor<128xf32, [[$DST]]>
+tt.func @convert_layout(%a: tensor<128xf32, #src>) -> tensor<128xf32, #dst> {
+  %b = kgpu.convert_layout %a : tensor<128xf32, #src> -> tensor<128xf32, #dst>
+  tt.return %b : tensor<128xf32, #dst>
+}

@@ -1,0 +1,527 @@
+//===- CompileCommand.cpp - `kiln compile` --------------------------------===//
+//
+// parse -> (TTIR only) kiln-ttir-to-llvm-nvptx pipeline -> NVPTX backend ->
+// artifact directory. Each stage is timed; errors name the file position
+// (MLIR diagnostics) or the backend stage, and end with exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/kiln/CompileCommand.h"
+
+#include "dialects/tt/IR/TTDialect.h"
+#include "pipelines/nvptx/NVPTXBackend.h"
+#include "pipelines/nvptx/NVPTXPipeline.h"
+#include "tools/kiln/KernelInfo.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+namespace kiln::tool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t microsSince(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() -
+                                                               start)
+      .count();
+}
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "kiln: error: " << message << "\n";
+  return 1;
+}
+
+bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << contents;
+    os.close();
+    ec = os.error();
+  }
+  if (ec) {
+    llvm::errs() << "kiln: error: cannot write " << path << ": "
+                 << ec.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::string printOp(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+/// Whether `module` already carries kiln's GPU dialect: a kgpu op, a tensor
+/// with a kgpu encoding, or a `kgpu.*` module attribute.
+bool hasGpuLayouts(mlir::ModuleOp module) {
+  for (mlir::NamedAttribute attr : module->getAttrs())
+    if (attr.getName().getValue().starts_with("kgpu."))
+      return true;
+  bool found = false;
+  module.walk([&](mlir::Operation *op) {
+    if (op->getName().getDialectNamespace() == "kgpu")
+      found = true;
+    for (mlir::Type type : op->getResultTypes())
+      if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type))
+        if (mlir::Attribute encoding = tensor.getEncoding())
+          if (encoding.getDialect().getNamespace() == "kgpu")
+            found = true;
+    return found ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+  return found;
+}
+
+/// Writes `<kernel>.kgpu.mlir` after the first pass that introduces GPU
+/// layouts and, with --stage-dump, the module after every pass.
+class StageDumper : public mlir::PassInstrumentation {
+public:
+  StageDumper(mlir::ModuleOp root, std::string dir, std::string kernel,
+              bool dumpAll)
+      : root(root), dir(std::move(dir)), kernel(std::move(kernel)),
+        dumpAll(dumpAll) {}
+
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *) override {
+    ++index;
+    if (dumpAll) {
+      llvm::SmallString<256> path(dir);
+      llvm::StringRef passName = pass->getArgument().empty()
+                                     ? pass->getName()
+                                     : pass->getArgument();
+      std::string file;
+      llvm::raw_string_ostream(file)
+          << llvm::format("%02d-", index) << passName << ".mlir";
+      llvm::sys::path::append(path, "stages", file);
+      writeFile(path, printOp(root));
+    }
+    if (!wroteLayouts && hasGpuLayouts(root)) {
+      wroteLayouts = true;
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, kernel + ".kgpu.mlir");
+      writeFile(path, printOp(root));
+    }
+  }
+
+private:
+  mlir::ModuleOp root;
+  std::string dir;
+  std::string kernel;
+  bool dumpAll;
+  bool wroteLayouts = false;
+  int index = 0;
+};
+
+/// The functions of `module` that are kernels: public tt.funcs for TTIR,
+/// llvm.funcs with nvvm.kernel otherwise.
+std::vector<mlir::Operation *> findKernels(mlir::ModuleOp module, bool ttir) {
+  std::vector<mlir::Operation *> kernels;
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    if (ttir) {
+      auto func = mlir::dyn_cast<mlir::FunctionOpInterface>(op);
+      if (func && op.getName().getStringRef() == "tt.func" &&
+          !func.isExternal() && mlir::cast<mlir::SymbolOpInterface>(op).isPublic())
+        kernels.push_back(&op);
+    } else if (auto func = mlir::dyn_cast<mlir::LLVM::LLVMFuncOp>(op)) {
+      if (func->hasAttr(mlir::NVVM::NVVMDialect::getKernelFuncAttrName()) &&
+          !func.isExternal())
+        kernels.push_back(&op);
+    }
+  }
+  return kernels;
+}
+
+std::string symbolName(mlir::Operation *op) {
+  return mlir::cast<mlir::SymbolOpInterface>(op).getName().str();
+}
+
+/// Picks the kernel named `wanted`, else the only one; reports problems as
+/// `file: ...`.
+mlir::Operation *selectKernel(llvm::StringRef file,
+                              const std::vector<mlir::Operation *> &kernels,
+                              llvm::StringRef wanted, llvm::StringRef what) {
+  if (!wanted.empty()) {
+    for (mlir::Operation *op : kernels)
+      if (symbolName(op) == wanted)
+        return op;
+    fail(file + ": no kernel named '" + wanted + "' (no " + what +
+         " of that name)");
+    return nullptr;
+  }
+  if (kernels.size() == 1)
+    return kernels.front();
+  if (kernels.empty()) {
+    fail(file + ": no kernel: the module has no " + what);
+    return nullptr;
+  }
+  std::string names;
+  for (mlir::Operation *op : kernels)
+    names += (names.empty() ? "" : ", ") + symbolName(op);
+  fail(file + ": the module has " + llvm::Twine(kernels.size()) +
+       " kernels (" + names + "); choose one with --kernel");
+  return nullptr;
+}
+
+struct Timings {
+  int64_t parseUs = 0;
+  int64_t pipelineUs = 0;
+  kiln::nvptx::NVPTXStageTimings backend;
+  int64_t writeUs = 0;
+  int64_t totalUs = 0;
+};
+
+double ms(int64_t us) { return static_cast<double>(us) / 1000.0; }
+
+void printTimingTable(const Timings &t) {
+  llvm::raw_ostream &os = llvm::outs();
+  auto row = [&](llvm::StringRef stage, int64_t us) {
+    os << llvm::format("  %-10s %10.3f ms\n", stage.str().c_str(), ms(us));
+  };
+  os << "stage timings:\n";
+  row("parse", t.parseUs);
+  row("pipeline", t.pipelineUs);
+  row("translate", t.backend.translateUs);
+  row("link", t.backend.linkLibdeviceUs);
+  row("optimize", t.backend.optimizeUs);
+  row("codegen", t.backend.codegenUs);
+  row("ptxas", t.backend.ptxasUs);
+  row("write", t.writeUs);
+  row("total", t.totalUs);
+}
+
+std::string timingsJson(const Timings &t) {
+  nlohmann::ordered_json doc = {
+      {"unit", "us"},
+      {"parse", t.parseUs},
+      {"pipeline", t.pipelineUs},
+      {"translate", t.backend.translateUs},
+      {"link", t.backend.linkLibdeviceUs},
+      {"optimize", t.backend.optimizeUs},
+      {"codegen", t.backend.codegenUs},
+      {"ptxas", t.backend.ptxasUs},
+      {"write", t.writeUs},
+      {"total", t.totalUs},
+  };
+  return doc.dump(2) + "\n";
+}
+
+/// nvvm.maxntid of `func` as a thread count, or 0 when absent.
+int64_t maxThreads(mlir::LLVM::LLVMFuncOp func) {
+  auto attr = func->getAttrOfType<mlir::DenseI32ArrayAttr>(
+      mlir::NVVM::NVVMDialect::getMaxntidAttrName());
+  if (!attr || attr.empty())
+    return 0;
+  int64_t threads = 1;
+  for (int32_t dim : attr.asArrayRef())
+    threads *= dim;
+  return threads;
+}
+
+} // namespace
+
+int runCompile(const CompileOptions &options) {
+  Clock::time_point start = Clock::now();
+  Timings timings;
+
+  // Cheap checks first: a bad target or a missing ptxas fails before parsing.
+  if (options.numWarps < 1 || options.numWarps > 32 ||
+      !llvm::isPowerOf2_32(options.numWarps))
+    return fail("--num-warps must be a power of two in [1, 32], got " +
+                llvm::Twine(options.numWarps));
+  if (options.numStages < 1)
+    return fail("--num-stages must be at least 1, got " +
+                llvm::Twine(options.numStages));
+  if (llvm::Error err =
+          kiln::nvptx::validateTarget(options.arch, options.ptxVersion))
+    return fail(llvm::toString(std::move(err)));
+  llvm::Expected<std::string> ptxas = kiln::nvptx::findPtxas(options.ptxasPath);
+  if (!ptxas)
+    return fail(llvm::toString(ptxas.takeError()));
+
+  // Parse.
+  mlir::DialectRegistry registry;
+  kiln::tt::registerTTIRDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect>();
+  kiln::nvptx::registerNVPTXTranslations(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  // Diagnostics point at file:line:col; the op dump would only add noise.
+  context.printOpOnDiagnostic(false);
+
+  Clock::time_point parseStart = Clock::now();
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(options.inputFile, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  timings.parseUs = microsSince(parseStart);
+
+  // TTIR goes through the pipeline; LLVM-dialect input skips it.
+  bool isTTIR = false;
+  module->walk([&](mlir::Operation *op) {
+    if (op->getName().getStringRef() == "tt.func")
+      isTTIR = true;
+    return isTTIR ? mlir::WalkResult::interrupt() : mlir::WalkResult::advance();
+  });
+
+  std::string kernelName;
+  std::vector<KernelArg> ttSignature;
+  if (isTTIR) {
+    mlir::Operation *kernel =
+        selectKernel(options.inputFile, findKernels(*module, /*ttir=*/true),
+                     options.kernel, "public tt.func");
+    if (!kernel)
+      return 1;
+    kernelName = symbolName(kernel);
+    mlir::FailureOr<std::vector<KernelArg>> signature =
+        signatureFromTTFunc(mlir::cast<mlir::FunctionOpInterface>(kernel));
+    if (mlir::failed(signature))
+      return 1;
+    ttSignature = std::move(*signature);
+  } else {
+    mlir::Operation *kernel =
+        selectKernel(options.inputFile, findKernels(*module, /*ttir=*/false),
+                     options.kernel, "llvm.func with the nvvm.kernel attribute");
+    if (!kernel)
+      return 1;
+    kernelName = symbolName(kernel);
+  }
+
+  std::string dir = options.outputDir;
+  if (dir.empty()) {
+    llvm::SmallString<256> path("kiln-out");
+    llvm::sys::path::append(path, kernelName);
+    dir = std::string(path);
+  }
+  llvm::SmallString<256> stagesDir(dir);
+  if (options.stageDump)
+    llvm::sys::path::append(stagesDir, "stages");
+  if (std::error_code ec = llvm::sys::fs::create_directories(stagesDir))
+    return fail("cannot create output directory " + stagesDir + ": " +
+                ec.message());
+  auto artifact = [&](llvm::StringRef name) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+
+  int numWarps = options.numWarps;
+  if (isTTIR) {
+    Clock::time_point pipelineStart = Clock::now();
+    kiln::pipelines::NVPTXPipelineOptions pipelineOptions;
+    pipelineOptions.numWarps = options.numWarps;
+    pipelineOptions.numStages = options.numStages;
+    pipelineOptions.arch = options.arch;
+    pipelineOptions.ptxVersion = options.ptxVersion;
+    mlir::PassManager pm(&context);
+    kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(pm, pipelineOptions);
+    pm.addInstrumentation(std::make_unique<StageDumper>(
+        *module, dir, kernelName, options.stageDump));
+    mlir::DefaultTimingManager passTiming;
+    passTiming.setEnabled(options.timings);
+    mlir::TimingScope timingRoot = passTiming.getRootScope();
+    if (options.timings)
+      pm.enableTiming(timingRoot);
+    mlir::LogicalResult ran = pm.run(*module);
+    timingRoot.stop();
+    timings.pipelineUs = microsSince(pipelineStart);
+    if (options.timings) {
+      passTiming.print();
+      passTiming.setEnabled(false); // else its destructor prints it again
+    }
+    if (mlir::failed(ran))
+      return fail("the TTIR pipeline failed on " + options.inputFile);
+  }
+
+  // The kernel as the backend sees it.
+  mlir::Operation *kernelOp = nullptr;
+  for (mlir::Operation *op : findKernels(*module, /*ttir=*/false))
+    if (symbolName(op) == kernelName)
+      kernelOp = op;
+  if (!kernelOp) {
+    return fail(options.inputFile +
+                ": no kernel: after the TTIR pipeline the module has no "
+                "llvm.func @" + kernelName + " with the nvvm.kernel attribute");
+  }
+  auto llvmKernel = mlir::cast<mlir::LLVM::LLVMFuncOp>(kernelOp);
+
+  // Block size: nvvm.maxntid must agree with num_warps (the runtime launches
+  // warp_size x num_warps threads).
+  if (int64_t threads = maxThreads(llvmKernel)) {
+    if (options.numWarpsGiven || isTTIR) {
+      if (threads != int64_t(numWarps) * 32) {
+        llvmKernel.emitError("nvvm.maxntid of @")
+            << kernelName << " is " << threads << " threads, but --num-warps "
+            << numWarps << " launches " << numWarps * 32;
+        return 1;
+      }
+    } else if (threads % 32 != 0 || !llvm::isPowerOf2_64(threads / 32) ||
+               threads / 32 > 32) {
+      llvmKernel.emitError("nvvm.maxntid of @")
+          << kernelName << " is " << threads
+          << " threads, not a power-of-two number of warps (at most 32)";
+      return 1;
+    } else {
+      numWarps = static_cast<int>(threads / 32);
+    }
+  }
+
+  // Signature: kiln.arg_types on the llvm.func wins (names from TTIR when it
+  // lines up), then the TTIR signature, then the LLVM argument types.
+  std::vector<KernelArg> signature;
+  if (!isTTIR || llvmKernel->hasAttr("kiln.arg_types")) {
+    mlir::FailureOr<std::vector<KernelArg>> fromLLVM =
+        signatureFromLLVMFunc(llvmKernel);
+    if (mlir::failed(fromLLVM))
+      return 1;
+    signature = std::move(*fromLLVM);
+    if (isTTIR && ttSignature.size() == signature.size())
+      for (size_t i = 0; i < signature.size(); ++i)
+        signature[i].name = ttSignature[i].name;
+  } else {
+    signature = ttSignature;
+  }
+  int64_t numLLVMArgs = llvmKernel.getNumArguments();
+  if (numLLVMArgs < int64_t(signature.size())) {
+    llvmKernel.emitError("@")
+        << kernelName << " takes " << numLLVMArgs
+        << " arguments, fewer than its TTIR signature's " << signature.size();
+    return 1;
+  }
+  int trailingNullPointers = static_cast<int>(numLLVMArgs - signature.size());
+
+  int64_t sharedBytes = 0;
+  if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>("kgpu.shared"))
+    sharedBytes = shared.getInt();
+
+  if (!writeFile(artifact(kernelName + ".llvm.mlir"), printOp(*module)))
+    return 1;
+
+  // Backend.
+  kiln::nvptx::NVPTXBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.ptxVersion = options.ptxVersion;
+  backendOptions.ftz = options.ftz;
+  backendOptions.ptxasPath = *ptxas;
+  backendOptions.libdevicePath = options.libdevicePath;
+  llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
+      kiln::nvptx::compileToCubin(*module, backendOptions);
+  if (!compiled)
+    return fail(options.inputFile + ": " + llvm::toString(compiled.takeError()));
+  timings.backend = compiled->timings;
+  for (llvm::StringRef line : llvm::split(compiled->ptxasLog, '\n'))
+    if (line.contains("warning"))
+      llvm::errs() << line << "\n";
+
+  Clock::time_point writeStart = Clock::now();
+  KernelMetadata metadata;
+  metadata.kernel = kernelName;
+  metadata.arch = options.arch;
+  metadata.numWarps = numWarps;
+  metadata.numStages = options.numStages;
+  metadata.sharedBytes = sharedBytes;
+  metadata.signature = std::move(signature);
+  metadata.binaryFile = kernelName + ".cubin";
+  metadata.binarySize = compiled->cubin.size();
+  metadata.binarySha256 = kiln::nvptx::sha256Hex(compiled->cubin);
+  metadata.trailingNullPointers = trailingNullPointers;
+  if (const kiln::nvptx::PtxasFunctionInfo *info =
+          compiled->findPtxasInfo(kernelName)) {
+    metadata.registers = info->registers;
+    metadata.spillStoreBytes = info->spillStoreBytes;
+    metadata.spillLoadBytes = info->spillLoadBytes;
+  }
+  if (!writeFile(artifact(kernelName + ".ll"), compiled->llvmIR) ||
+      !writeFile(artifact(kernelName + ".ptx"), compiled->ptx) ||
+      !writeFile(artifact(metadata.binaryFile), compiled->cubin) ||
+      !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))
+    return 1;
+  timings.writeUs = microsSince(writeStart);
+  timings.totalUs = microsSince(start);
+  if (!writeFile(artifact("timings.json"), timingsJson(timings)))
+    return 1;
+
+  if (options.timings)
+    printTimingTable(timings);
+  const kiln::nvptx::NVPTXStageTimings &b = timings.backend;
+  llvm::outs() << llvm::formatv(
+      "kiln: {0} -> {1} ({2}, PTX {3}.{4}, {5} registers, {6} B spilled, "
+      "cubin {7} B) in {8:f1} ms [parse {9:f1}, pipeline {10:f1}, translate "
+      "{11:f1}, link {12:f1}, optimize {13:f1}, codegen {14:f1}, ptxas "
+      "{15:f1}]\n",
+      kernelName, dir, options.arch, options.ptxVersion / 10,
+      options.ptxVersion % 10, metadata.registers,
+      metadata.spillStoreBytes + metadata.spillLoadBytes, metadata.binarySize,
+      ms(timings.totalUs), ms(timings.parseUs), ms(timings.pipelineUs),
+      ms(b.translateUs), ms(b.linkLibdeviceUs), ms(b.optimizeUs),
+      ms(b.codegenUs), ms(b.ptxasUs));
+  return 0;
+}
+
+int runToolchain(const std::string &ptxasPath,
+                 const std::string &libdevicePath) {
+  int status = 0;
+  nlohmann::ordered_json doc;
+  llvm::Expected<std::string> ptxas = kiln::nvptx::findPtxas(ptxasPath);
+  if (ptxas) {
+    doc["ptxas"] = *ptxas;
+    llvm::Expected<std::string> version = kiln::nvptx::getPtxasVersion(*ptxas);
+    if (version) {
+      doc["ptxas_version"] = *version;
+    } else {
+      status = fail(llvm::toString(version.takeError()));
+    }
+  } else {
+    status = fail(llvm::toString(ptxas.takeError()));
+  }
+  llvm::Expected<std::string> libdevice =
+      kiln::nvptx::findLibdevice(libdevicePath);
+  if (libdevice) {
+    doc["libdevice"] = *libdevice;
+    llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*libdevice);
+    if (hash)
+      doc["libdevice_sha256"] = *hash;
+    else
+      status = fail(llvm::toString(hash.takeError()));
+  } else {
+    status = fail(llvm::toString(libdevice.takeError()));
+  }
+  doc["llvm_max_ptx_version"] = kiln::nvptx::maxSupportedPtxVersion();
+  llvm::outs() << doc.dump(2) << "\n";
+  return status;
+}
+
+} // namespace kiln::tool

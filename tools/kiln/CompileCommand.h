@@ -1,0 +1,51 @@
+//===- CompileCommand.h - `kiln compile` ------------------------*- C++ -*-===//
+//
+// `kiln compile FILE`: TTIR (or a module already in the LLVM + NVVM dialects)
+// to a kernel artifact directory: the stage IRs, PTX, cubin and the
+// metadata.json the runtime loads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_COMPILECOMMAND_H
+#define KILN_TOOLS_KILN_COMPILECOMMAND_H
+
+#include <string>
+
+namespace kiln::tool {
+
+/// Options of `kiln compile` (see kiln.cpp for their flags).
+struct CompileOptions {
+  std::string inputFile;
+  /// SM architecture ("sm_90", "sm_90a").
+  std::string arch = "sm_90";
+  /// Warps per CTA; for LLVM-dialect input taken from nvvm.maxntid unless
+  /// numWarpsGiven.
+  int numWarps = 4;
+  bool numWarpsGiven = false;
+  int numStages = 3;
+  /// PTX ISA version times ten.
+  int ptxVersion = 80;
+  /// Artifact directory; empty: ./kiln-out/<kernel>.
+  std::string outputDir;
+  /// Kernel to compile when the module holds several.
+  std::string kernel;
+  std::string ptxasPath;
+  std::string libdevicePath;
+  bool ftz = false;
+  /// Print the per-stage table and MLIR's per-pass timing report.
+  bool timings = false;
+  /// Write the module after every pipeline pass into <dir>/stages/.
+  bool stageDump = false;
+};
+
+/// Runs `kiln compile`; returns the process exit status (0 ok, 1 error).
+/// Diagnostics go to stderr, the summary (and --timings table) to stdout.
+int runCompile(const CompileOptions &options);
+
+/// `kiln toolchain`: prints the ptxas path and version and the libdevice
+/// path and SHA-256 (what a compile job records). Returns the exit status.
+int runToolchain(const std::string &ptxasPath, const std::string &libdevicePath);
+
+} // namespace kiln::tool
+
+#endif // KILN_TOOLS_KILN_COMPILECOMMAND_H

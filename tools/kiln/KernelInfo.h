@@ -1,0 +1,79 @@
+//===- KernelInfo.h - kernel signature and metadata.json --------*- C++ -*-===//
+//
+// What `kiln compile` records about a kernel for the runtime: its signature
+// (argument names and kiln-kernel/1 types) and the metadata.json of the
+// artifact directory (format documented in runtime/README.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_KERNELINFO_H
+#define KILN_TOOLS_KILN_KERNELINFO_H
+
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class FunctionOpInterface;
+namespace LLVM {
+class LLVMFuncOp;
+} // namespace LLVM
+} // namespace mlir
+
+namespace kiln::tool {
+
+/// One kernel parameter: its name and kiln-kernel/1 type ("ptr<f32>", "i32").
+struct KernelArg {
+  std::string name;
+  std::string type;
+};
+
+/// The argument's name from its NameLoc (`loc("x_ptr"(#loc))`), else
+/// "arg<index>".
+std::string argNameFromLoc(mlir::Location loc, unsigned index);
+
+/// The signature of a TTIR `tt.func`: `!tt.ptr<T>` becomes "ptr<T>", scalars
+/// keep their spelling (i1 ... i64, f16, bf16, f32, f64). Emits an error at
+/// the argument and fails for a type kiln-kernel/1 cannot describe (tensors,
+/// block pointers, tensor descriptors).
+mlir::FailureOr<std::vector<KernelArg>>
+signatureFromTTFunc(mlir::FunctionOpInterface func);
+
+/// The signature of an LLVM-dialect kernel. Types come from its
+/// `kiln.arg_types` array of strings when present (which may cover fewer
+/// arguments than the function has: the rest are trailing pointers the
+/// launcher passes as null); otherwise `!llvm.ptr<N>` becomes "ptr<i8>" (an
+/// LLVM pointer has no pointee) and scalars keep their spelling. Emits an
+/// error and fails on an argument it cannot describe.
+mlir::FailureOr<std::vector<KernelArg>>
+signatureFromLLVMFunc(mlir::LLVM::LLVMFuncOp func);
+
+/// Everything metadata.json holds.
+struct KernelMetadata {
+  std::string kernel;
+  std::string arch;
+  int warpSize = 32;
+  int numWarps = 4;
+  int numStages = 3;
+  int numCtas = 1;
+  int64_t sharedBytes = 0;
+  std::vector<KernelArg> signature;
+  std::string binaryFile;
+  uint64_t binarySize = 0;
+  std::string binarySha256;
+  std::string jobKey;
+  int trailingNullPointers = 0;
+  int registers = 0;
+  int64_t spillStoreBytes = 0;
+  int64_t spillLoadBytes = 0;
+};
+
+/// metadata.json text (format "kiln-kernel/1"), pretty-printed.
+std::string toMetadataJson(const KernelMetadata &metadata);
+
+} // namespace kiln::tool
+
+#endif // KILN_TOOLS_KILN_KERNELINFO_H
