@@ -126,9 +126,13 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
         if (src.getRank() + 1 != rank)
           return unknown(shape);
         unsigned axis = e.getAxis();
-        int64_t div = src.divisibility.empty() ? 1 : src.divisibility[0];
-        for (int64_t d : src.divisibility)
-          div = std::max(div, d);
+        // Along the new dimension every element starts its own run, so its
+        // divisibility is what all elements share: a dimension holding
+        // consecutive values contributes 1.
+        int64_t div = kMaxDivisibility;
+        for (unsigned d = 0; d < src.getRank(); ++d)
+          div = std::gcd(div, src.contiguity[d] > 1 ? int64_t(1)
+                                                    : src.divisibility[d]);
         src.contiguity.insert(src.contiguity.begin() + axis, 1);
         src.divisibility.insert(src.divisibility.begin() + axis, div);
         src.constancy.insert(src.constancy.begin() + axis, 1);

@@ -61,12 +61,12 @@ struct KGPUAssignLayouts
     ModuleOp module = getOperation();
     if (numWarps < 1 || !llvm::isPowerOf2_32(numWarps)) {
       module.emitError() << "num-warps must be a power of two, got "
-                         << numWarps;
+                         << numWarps.getValue();
       return signalPassFailure();
     }
     if (threadsPerWarp != 32 && threadsPerWarp != 64) {
       module.emitError() << "threads-per-warp must be 32 or 64, got "
-                         << threadsPerWarp;
+                         << threadsPerWarp.getValue();
       return signalPassFailure();
     }
     Builder b(module.getContext());
@@ -190,6 +190,17 @@ struct KGPUAssignLayouts
       auto type = cast<RankedTensorType>(v.getType());
       Attribute layout = layoutOf.lookup(classes.getLeaderValue(v));
       v.setType(type.cloneWithEncoding(layout));
+    }
+    // Keep the signature in step with the (possibly re-typed) entry block
+    // arguments and returned values of non-kernel functions.
+    if (!fn.isExternal()) {
+      SmallVector<Type> results(fn.getResultTypes());
+      fn.walk([&](tt::ReturnOp ret) {
+        results.assign(ret.getOperandTypes().begin(),
+                       ret.getOperandTypes().end());
+      });
+      fn.setFunctionType(FunctionType::get(
+          ctx, fn.getBody().front().getArgumentTypes(), results));
     }
     fn.walk([&](arith::ConstantOp cst) {
       if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))

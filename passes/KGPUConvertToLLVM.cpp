@@ -659,6 +659,18 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
+/// The dimension along which a thread's consecutive registers run.
+unsigned fastestDim(Attribute layout) {
+  if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(layout))
+    return blocked.getOrder()[0];
+  auto slice = cast<kgpu::SliceEncodingAttr>(layout);
+  auto parent = cast<kgpu::BlockedEncodingAttr>(slice.getParent());
+  for (unsigned d : parent.getOrder())
+    if (d != slice.getDim())
+      return d < slice.getDim() ? d : d - 1;
+  return 0;
+}
+
 /// Groups a thread's elements into runs of `vec` registers that are
 /// consecutive and aligned along `dim`: returns the first register of each
 /// run (vec 1 if the layout does not allow `vec`).
@@ -671,8 +683,9 @@ unsigned chooseVec(RankedTensorType type, unsigned vec,
     starts.clear();
     if (offsets.size() % v != 0 || shape[dim] % v != 0)
       return false;
-    for (const auto &terms : kgpu::getThreadBaseTerms(type.getEncoding())[dim])
-      if (terms.multiplier % v != 0)
+    auto baseTerms = kgpu::getThreadBaseTerms(type.getEncoding());
+    for (const kgpu::BaseTerm &t : baseTerms[dim])
+      if (t.multiplier % v != 0)
         return false;
     for (unsigned e = 0; e < offsets.size(); e += v) {
       if (offsets[e][dim] % v != 0)
@@ -685,9 +698,7 @@ unsigned chooseVec(RankedTensorType type, unsigned vec,
     }
     return true;
   };
-  unsigned dim = rank - 1;
-  if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(type.getEncoding()))
-    dim = blocked.getOrder()[0];
+  unsigned dim = fastestDim(type.getEncoding());
   for (unsigned v = vec; v > 1; v /= 2)
     if (tryVec(v, dim))
       return v;
@@ -834,9 +845,11 @@ struct LoadLowering : KPattern<tt::LoadOp> {
             o.push_back(toMemory(rewriter, loc, others[s + k]));
           otherWords = elemsToWords(rewriter, loc, o, wordBits);
         }
+        // A 16-bit word holding two bytes moves as .b16, a lone byte as .u8.
+        unsigned opBits = vec == 1 ? memBits : wordBits;
         SmallVector<Value> words = l.target->predicatedLoad(
             rewriter, loc, ptrs[s], pred, otherWords, numWords, wordBits,
-            memBits, op.getCache(), op.getEvict(), op.getIsVolatile());
+            opBits, op.getCache(), op.getEvict(), op.getIsVolatile());
         elems = wordsToElems(rewriter, loc, words, mem, vec);
       }
       for (unsigned k = 0; k < vec; ++k)
@@ -900,9 +913,10 @@ struct StoreLowering : KPattern<tt::StoreOp> {
                                                   rewriter.getI1Type(),
                                                   rewriter.getBoolAttr(true))
                        : masks[s];
+      unsigned opBits = vec == 1 ? memBits : wordBits;
       l.target->predicatedStore(rewriter, loc, ptrs[s], pred,
                                 elemsToWords(rewriter, loc, elems, wordBits),
-                                wordBits, memBits, op.getCache(),
+                                wordBits, opBits, op.getCache(),
                                 op.getEvict());
     }
     rewriter.eraseOp(op);
@@ -919,7 +933,8 @@ struct AxisSpread {
 
 AxisSpread getAxisSpread(Attribute layout, unsigned axis, int64_t size) {
   AxisSpread s;
-  for (const kgpu::BaseTerm &t : kgpu::getThreadBaseTerms(layout)[axis]) {
+  auto baseTerms = kgpu::getThreadBaseTerms(layout);
+  for (const kgpu::BaseTerm &t : baseTerms[axis]) {
     unsigned unique = std::max<int64_t>(
         1, std::min<int64_t>(t.modulus, llvm::divideCeil(size, t.multiplier)));
     unique = llvm::bit_floor(unique);
@@ -1174,16 +1189,16 @@ struct KGPUConvertToLLVM
     AxisInfoAnalysis axisInfo;
     int64_t smemBytes = 0;
     module.walk([&](Operation *op) {
+      // Vectorize along the dimension the layout keeps consecutive in
+      // registers, as far as that dimension's facts allow.
       if (auto load = dyn_cast<tt::LoadOp>(op)) {
-        if (isa<RankedTensorType>(load.getPtr().getType()))
+        if (auto t = dyn_cast<RankedTensorType>(load.getPtr().getType()))
           l.vectorWidth[op] = axisInfo.getVectorWidth(
-              load.getPtr(), load.getMask(),
-              axisInfo.getContiguousDim(load.getPtr()));
+              load.getPtr(), load.getMask(), fastestDim(t.getEncoding()));
       } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
-        if (isa<RankedTensorType>(store.getPtr().getType()))
+        if (auto t = dyn_cast<RankedTensorType>(store.getPtr().getType()))
           l.vectorWidth[op] = axisInfo.getVectorWidth(
-              store.getPtr(), store.getMask(),
-              axisInfo.getContiguousDim(store.getPtr()));
+              store.getPtr(), store.getMask(), fastestDim(t.getEncoding()));
       } else if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
         auto src = cast<RankedTensorType>(reduce.getSrcs().front().getType());
         AxisSpread spread = getAxisSpread(src.getEncoding(), reduce.getAxis(),

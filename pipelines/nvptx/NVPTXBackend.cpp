@@ -103,7 +103,7 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options) {
   // Check what can fail cheaply before the expensive stages.
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
       createNVPTXTargetMachine(options.arch, options.ptxVersion,
-                               options.optLevel);
+                               options.optLevel, options.fpFusion);
   if (!tm)
     return tm.takeError();
   if (options.assemble) {

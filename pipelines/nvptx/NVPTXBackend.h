@@ -54,6 +54,10 @@ struct NVPTXBackendOptions {
   /// Value of the `nvvm-reflect-ftz` module flag: whether libdevice's
   /// `__nvvm_reflect("__CUDA_FTZ")` paths flush single-precision denormals.
   bool ftz = false;
+  /// Lets LLVM contract a*b+c into FMA (TargetOptions::AllowFPOpFusion =
+  /// Fast), as Triton's default `enable_fp_fusion`; false keeps every
+  /// multiply and add separately rounded (PTX mul.rn / add.rn).
+  bool fpFusion = true;
   /// libdevice.10.bc; empty: KILN_LIBDEVICE, then the CUDA root's
   /// nvvm/libdevice/libdevice.10.bc.
   std::string libdevicePath;
@@ -156,7 +160,8 @@ int maxSupportedPtxVersion();
 /// Creates the NVPTX target machine for `arch` with feature `+ptx<version>`
 /// at the given optimization level (0-3). Validates like validateTarget().
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createNVPTXTargetMachine(llvm::StringRef arch, int ptxVersion, int optLevel);
+createNVPTXTargetMachine(llvm::StringRef arch, int ptxVersion, int optLevel,
+                         bool fpFusion = true);
 
 /// Whether `module` declares (and so calls) any libdevice `__nv_*` function.
 bool needsLibdevice(const llvm::Module &module);

@@ -255,7 +255,8 @@ Error validateTarget(StringRef arch, int ptxVersion) {
 }
 
 Expected<std::unique_ptr<TargetMachine>>
-createNVPTXTargetMachine(StringRef arch, int ptxVersion, int optLevel) {
+createNVPTXTargetMachine(StringRef arch, int ptxVersion, int optLevel,
+                         bool fpFusion) {
   if (Error err = validateTarget(arch, ptxVersion))
     return std::move(err);
   if (optLevel < 0 || optLevel > 3)
@@ -269,6 +270,8 @@ createNVPTXTargetMachine(StringRef arch, int ptxVersion, int optLevel) {
       CodeGenOptLevel::Aggressive};
   std::string features = "+ptx" + std::to_string(ptxVersion);
   TargetOptions targetOptions;
+  targetOptions.AllowFPOpFusion =
+      fpFusion ? FPOpFusion::Fast : FPOpFusion::Standard;
   std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
       Triple(kNVPTXTriple), arch, features, targetOptions, std::nullopt,
       std::nullopt, levels[optLevel]));

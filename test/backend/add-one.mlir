@@ -9,6 +9,10 @@
 // RUN: od -A n -t x1 -N 4 %t/add_one.cubin | FileCheck %s --check-prefix=ELF
 // RUN: %dump_metadata %t | FileCheck %s --check-prefix=META
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
+// Without fp fusion every add stays separately rounded (add.rn), as with
+// Triton's enable_fp_fusion=False.
+// RUN: rm -rf %t.nofuse && kiln compile %s --target sm_90 --no-fp-fusion -o %t.nofuse > /dev/null
+// RUN: FileCheck %s --check-prefix=NOFUSE < %t.nofuse/add_one.ptx
 
 // PTX: .version 8.0
 // PTX: .target sm_90
@@ -16,7 +20,8 @@
 // PTX: .visible .entry add_one(
 // PTX: .maxntid 128, 1, 1
 // PTX: mov.u32 {{%r[0-9]+}}, %tid.x;
-// PTX: add.rn.f32
+// PTX: add.f32
+// NOFUSE: add.rn.f32
 // PTX: st.global.b32
 
 // LL: target triple = "nvptx64-nvidia-cuda"

@@ -435,6 +435,7 @@ int runCompile(const CompileOptions &options) {
   backendOptions.arch = options.arch;
   backendOptions.ptxVersion = options.ptxVersion;
   backendOptions.ftz = options.ftz;
+  backendOptions.fpFusion = options.fpFusion;
   backendOptions.ptxasPath = *ptxas;
   backendOptions.libdevicePath = options.libdevicePath;
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =

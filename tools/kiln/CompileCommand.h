@@ -32,6 +32,8 @@ struct CompileOptions {
   std::string ptxasPath;
   std::string libdevicePath;
   bool ftz = false;
+  /// Contract multiply-adds into FMA (Triton's enable_fp_fusion).
+  bool fpFusion = true;
   /// Print the per-stage table and MLIR's per-pass timing report.
   bool timings = false;
   /// Write the module after every pipeline pass into <dir>/stages/.

@@ -40,6 +40,9 @@ int main(int argc, char **argv) {
                          "libdevice.10.bc (default: $KILN_LIBDEVICE, CUDA root)");
   compileCmd->add_flag("--ftz", compile.ftz,
                        "flush f32 denormals to zero in libdevice math");
+  bool noFpFusion = false;
+  compileCmd->add_flag("--no-fp-fusion", noFpFusion,
+                       "keep multiplies and adds separately rounded (no FMA)");
   compileCmd->add_flag("--timings", compile.timings,
                        "print per-stage and per-pass times");
   compileCmd->add_flag("--stage-dump", compile.stageDump,
@@ -58,6 +61,7 @@ int main(int argc, char **argv) {
     return status == 0 ? 0 : 2;
   }
   if (compileCmd->parsed()) {
+    compile.fpFusion = !noFpFusion;
     compile.numWarpsGiven = numWarps->count() > 0;
     return kiln::tool::runCompile(compile);
   }
