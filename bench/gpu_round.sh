@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One test-and-measure round on the GPU machine (run there through the
+# One test-and-measure round on the GPU machine, after bench/prepare_gpu_round.sh
+# here (run there through the
 # device tool from the repository root, with .kiln/gpu carried):
 #   .kiln/gpu/bundle  test/runtime/build_gpu_test.sh output (stripped)
 #   .kiln/gpu/ttir    the corpus (.ttir + .json)

@@ -52,6 +52,9 @@ struct Lowering {
   LLVM::GlobalOp smem;
   /// Elements per global access, decided before conversion from AxisInfo.
   DenseMap<Operation *, unsigned> vectorWidth;
+  /// Runs of equal values along the layout's fastest dimension, per
+  /// elementwise op result (AxisInfo constancy, computed before conversion).
+  DenseMap<Operation *, unsigned> constancy;
 };
 
 //===----------------------------------------------------------------------===//
@@ -231,6 +234,18 @@ Value fromShuffleWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
   return v;
 }
 
+/// True if `op` may run several times per kernel invocation (inside a
+/// loop), so its shared memory may still be read from the previous round.
+bool inLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p && !isa<tt::FuncOp>(p);
+       p = p->getParentOp())
+    if (isa<scf::ForOp, scf::WhileOp, LoopLikeOpInterface>(p))
+      return true;
+  // Unstructured loops (cf) are not expected before this pass; be safe.
+  return op->getParentRegion() &&
+         !op->getParentRegion()->hasOneBlock();
+}
+
 /// Applies a tt.reduce / tt.scan combiner region to (acc, next).
 SmallVector<Value> combine(ConversionPatternRewriter &rewriter, Region &region,
                            ArrayRef<Value> acc, ArrayRef<Value> next) {
@@ -255,8 +270,9 @@ SmallVector<Value> combine(ConversionPatternRewriter &rewriter, Region &region,
 
 template <typename OpTy>
 struct KPattern : OpConversionPattern<OpTy> {
-  KPattern(const TypeConverter &tc, MLIRContext *ctx, Lowering &l)
-      : OpConversionPattern<OpTy>(tc, ctx), l(l) {}
+  KPattern(const TypeConverter &tc, MLIRContext *ctx, Lowering &l,
+           PatternBenefit benefit = 1)
+      : OpConversionPattern<OpTy>(tc, ctx, benefit), l(l) {}
   Lowering &l;
 };
 
@@ -418,6 +434,21 @@ struct ConstantLowering : KPattern<arith::ConstantOp> {
   }
 };
 
+/// Scalar f32 arith.divf, lowered like tensor ones (see fastDivF32).
+struct ScalarDivFLowering : KPattern<arith::DivFOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOp(op, l.target->fastDivF32(rewriter, op.getLoc(),
+                                                adaptor.getLhs(),
+                                                adaptor.getRhs()));
+    return success();
+  }
+};
+
 struct PoisonLowering : KPattern<ub::PoisonOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -564,10 +595,19 @@ struct ElementwiseLowering : ConversionPattern {
         return failure();
       out.push_back(*r);
     }
+    if (tensor)
+      deduplicate(tensor, l.constancy.lookup(op), out);
     Type converted = getTypeConverter()->convertType(resultType);
     rewriter.replaceOp(op, pack(rewriter, loc, converted, out));
     return success();
   }
+
+  /// Where AxisInfo proves runs of `runLength` equal values along the
+  /// layout's fastest dimension, every register of a run takes the value of
+  /// the run's first register. Masks then cost one predicate per run, not
+  /// one per element (which would spill predicates into registers).
+  static void deduplicate(RankedTensorType type, unsigned runLength,
+                          SmallVectorImpl<Value> &values);
 
   FailureOr<Value> lowerScalar(ConversionPatternRewriter &b, Operation *op,
                                ArrayRef<Value> args, Type elem) const {
@@ -575,6 +615,8 @@ struct ElementwiseLowering : ConversionPattern {
     const TypeConverter *tc = getTypeConverter();
     Type resTy = tc->convertType(elem);
     StringRef ns = op->getDialect()->getNamespace();
+    if (isa<arith::DivFOp>(op) && elem.isF32())
+      return l.target->fastDivF32(b, loc, args[0], args[1]);
     if (ns == "arith" || ns == "math") {
       OperationState state(loc, op->getName());
       state.addOperands(args);
@@ -706,6 +748,38 @@ unsigned chooseVec(RankedTensorType type, unsigned vec,
   for (unsigned e = 0; e < offsets.size(); ++e)
     starts.push_back(e);
   return 1;
+}
+
+void ElementwiseLowering::deduplicate(RankedTensorType type,
+                                      unsigned runLength,
+                                      SmallVectorImpl<Value> &values) {
+  if (runLength <= 1)
+    return;
+  Attribute layout = type.getEncoding();
+  unsigned dim = fastestDim(layout);
+  auto shape = type.getShape();
+  // Runs must start at multiples of their length in every thread: the
+  // thread's base along `dim` is a multiple of each base term multiplier.
+  unsigned g = runLength;
+  auto baseTerms = kgpu::getThreadBaseTerms(layout);
+  for (const kgpu::BaseTerm &t : baseTerms[dim])
+    g = std::min<unsigned>(g, 1u << llvm::countr_zero(t.multiplier));
+  if (shape[dim] % g != 0)
+    return;
+  if (g <= 1)
+    return;
+  auto offsets = kgpu::getElemOffsets(layout, shape);
+  for (unsigned e = 0; e < offsets.size(); ++e) {
+    SmallVector<int64_t> key(offsets[e]);
+    key[dim] -= key[dim] % g;
+    if (key == offsets[e])
+      continue;
+    for (unsigned f = 0; f < e; ++f)
+      if (offsets[f] == key) {
+        values[e] = values[f];
+        break;
+      }
+  }
 }
 
 /// Word size used to move `vec` elements of `elemBits` bits.
@@ -1045,7 +1119,10 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
                                  bitWidth(elem) / 8,
                              16);
       }
-      l.target->barrier(rewriter, loc);
+      // Every op owns its shared memory, so only a reduction that runs
+      // again (in a loop) must wait for the previous round's readers.
+      if (inLoop(op))
+        l.target->barrier(rewriter, loc);
       for (auto [r, a] : llvm::enumerate(acc)) {
         Value slot = LLVM::AddOp::create(
             rewriter, loc,
@@ -1106,7 +1183,8 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     Type mem = memoryType(elem);
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
     auto srcIdx = emitIndices(rewriter, loc, l, src.getEncoding(), src.getShape());
-    l.target->barrier(rewriter, loc);
+    if (inLoop(op))
+      l.target->barrier(rewriter, loc);
     for (auto [i, idx] : llvm::enumerate(srcIdx)) {
       Value lin = linearIndex(rewriter, loc, idx, src.getShape());
       Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
@@ -1127,6 +1205,289 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
   }
 };
 
+/// Per element, whether this thread is the one that owns it among the
+/// threads holding copies (a layout tile larger than the shape, or a slice
+/// replicated across the lanes/warps of its parent's removed dimension).
+/// Null where every element has a single owner. Side effects (atomics) run
+/// only in owners.
+SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
+                                   const Lowering &l, Attribute layout,
+                                   ArrayRef<int64_t> shape) {
+  auto [lane, warp] = laneAndWarp(b, loc, l);
+  Value all = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  // Replicas across the removed dimension of slice layouts.
+  Attribute cur = layout;
+  while (auto slice = dyn_cast<kgpu::SliceEncodingAttr>(cur)) {
+    auto terms = kgpu::getThreadBaseTerms(slice.getParent());
+    for (const kgpu::BaseTerm &t : terms[slice.getDim()]) {
+      Value v = baseTermValue(b, loc, lane, warp, t);
+      all = LLVM::AndOp::create(
+          b, loc, all,
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, v,
+                               i32Const(b, loc, 0)));
+    }
+    cur = slice.getParent();
+  }
+  // Replicas from wrapping around the shape.
+  auto terms = kgpu::getThreadBaseTerms(layout);
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  SmallVector<Value> base;
+  for (auto &dimTerms : terms) {
+    Value sum = i32Const(b, loc, 0);
+    for (const kgpu::BaseTerm &t : dimTerms)
+      sum = LLVM::AddOp::create(b, loc, sum, baseTermValue(b, loc, lane, warp, t));
+    base.push_back(sum);
+  }
+  SmallVector<Value> result;
+  for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
+    Value p = all;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      if (tile[d] <= shape[d] && off[d] < shape[d])
+        continue;
+      Value idx = LLVM::AddOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
+      p = LLVM::AndOp::create(
+          b, loc, p,
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, idx,
+                               i32Const(b, loc, shape[d])));
+    }
+    result.push_back(p);
+  }
+  return result;
+}
+
+/// Shared by atomic_rmw and atomic_cas: per element predicate (mask and
+/// ownership), the atomic itself, and for scalar atomics the broadcast of
+/// thread 0's result through shared memory.
+template <typename OpTy>
+LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
+                          const TypeConverter *tc, Lowering &l,
+                          ArrayRef<Value> convertedValues, Value ptrs,
+                          Value masks,
+                          function_ref<Value(Value ptr, ArrayRef<Value> vals,
+                                             Value pred)>
+                              emit) {
+  Location loc = op.getLoc();
+  Type resultType = op.getType();
+  auto tensor = dyn_cast<RankedTensorType>(resultType);
+  SmallVector<Value> ptrList = unpack(rewriter, loc, ptrs);
+  SmallVector<SmallVector<Value>> valueLists;
+  for (Value v : convertedValues)
+    valueLists.push_back(unpack(rewriter, loc, v));
+  SmallVector<Value> maskList;
+  if (masks)
+    maskList = unpack(rewriter, loc, masks);
+  SmallVector<Value> owners;
+  if (tensor) {
+    owners = ownerPredicates(rewriter, loc, l, tensor.getEncoding(),
+                             tensor.getShape());
+  } else {
+    Value tid = l.target->getThreadId(rewriter, loc);
+    owners.push_back(LLVM::ICmpOp::create(rewriter, loc,
+                                          LLVM::ICmpPredicate::eq, tid,
+                                          i32Const(rewriter, loc, 0)));
+  }
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < ptrList.size(); ++i) {
+    Value pred = owners[i];
+    if (!maskList.empty())
+      pred = LLVM::AndOp::create(rewriter, loc, pred, maskList[i]);
+    SmallVector<Value> vals;
+    for (auto &list : valueLists)
+      vals.push_back(list[i]);
+    Value old = emit(ptrList[i], vals, pred);
+    if (!old)
+      return op.emitError() << "'" << op->getName() << "' on "
+                            << getElementTypeOrSelf(resultType)
+                            << " is not supported by the NVPTX lowering yet";
+    out.push_back(old);
+  }
+  if (!tensor && !op->use_empty()) {
+    auto offsetAttr = op->template getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    Type elem = out.front().getType();
+    Value zero = i32Const(rewriter, loc, 0);
+    Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), elem, zero);
+    if (inLoop(op))
+      l.target->barrier(rewriter, loc);
+    // Every thread stores; only thread 0's value is meaningful, so store
+    // under its predicate through a select of the address-free form.
+    Value tid = l.target->getThreadId(rewriter, loc);
+    Value isZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                        tid, zero);
+    Block *cur = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
+    Block *store = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(cur);
+    LLVM::CondBrOp::create(rewriter, loc, isZero, store, after);
+    rewriter.setInsertionPointToEnd(store);
+    LLVM::StoreOp::create(rewriter, loc, out.front(), p);
+    LLVM::BrOp::create(rewriter, loc, after);
+    rewriter.setInsertionPointToStart(after);
+    l.target->barrier(rewriter, loc);
+    out[0] = LLVM::LoadOp::create(rewriter, loc, elem, p);
+  }
+  rewriter.replaceOp(op, pack(rewriter, loc, tc->convertType(resultType), out));
+  return success();
+}
+
+struct AtomicRMWLowering : KPattern<tt::AtomicRMWOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerAtomic(
+        op, rewriter, getTypeConverter(), l, {adaptor.getVal()},
+        adaptor.getPtr(), adaptor.getMask(),
+        [&](Value ptr, ArrayRef<Value> vals, Value pred) {
+          return l.target->atomicRMW(rewriter, op.getLoc(),
+                                     op.getAtomicRmwOp(), ptr, vals[0], pred,
+                                     op.getSem(), op.getScope());
+        });
+  }
+};
+
+struct AtomicCASLowering : KPattern<tt::AtomicCASOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    return lowerAtomic(
+        op, rewriter, getTypeConverter(), l,
+        {adaptor.getCmp(), adaptor.getVal()}, adaptor.getPtr(), Value(),
+        [&](Value ptr, ArrayRef<Value> vals, Value pred) {
+          return l.target->atomicCAS(rewriter, op.getLoc(), ptr, vals[0],
+                                     vals[1], pred, op.getSem(), op.getScope());
+        });
+  }
+};
+
+/// tt.scan: a thread per row of the scanned axis walks it serially in
+/// shared memory. Correct for any combiner, operand count and direction;
+/// a warp-parallel scan is future work.
+struct ScanLowering : KPattern<tt::ScanOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+    auto shape = type.getShape();
+    unsigned axis = op.getAxis();
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    unsigned numOps = op.getSrcs().size();
+    int64_t numel = type.getNumElements();
+    SmallVector<Type> elemTypes, memTypes;
+    SmallVector<int64_t> bufOffsets;
+    int64_t off = offsetAttr.getInt();
+    for (Value src : op.getSrcs()) {
+      Type e = getTypeConverter()->convertType(getElementTypeOrSelf(src.getType()));
+      elemTypes.push_back(e);
+      memTypes.push_back(memoryType(e));
+      bufOffsets.push_back(off);
+      off += llvm::alignTo(numel * bitWidth(memoryType(e)) / 8, 16);
+    }
+    // 1. Every thread writes its elements at their row-major index.
+    auto indices = emitIndices(rewriter, loc, l, type.getEncoding(), shape);
+    SmallVector<Value> lin;
+    for (auto &idx : indices)
+      lin.push_back(linearIndex(rewriter, loc, idx, shape));
+    if (inLoop(op))
+      l.target->barrier(rewriter, loc);
+    for (unsigned k = 0; k < numOps; ++k) {
+      SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getSrcs()[k]);
+      for (auto [i, v] : llvm::enumerate(vals))
+        LLVM::StoreOp::create(
+            rewriter, loc, toMemory(rewriter, loc, v),
+            smemAddress(rewriter, loc, l, bufOffsets[k], memTypes[k], lin[i]));
+    }
+    l.target->barrier(rewriter, loc);
+
+    // 2. Rows are spread over the CTA's threads; each walks its row.
+    int64_t axisLen = shape[axis];
+    int64_t inner = 1;
+    for (unsigned d = axis + 1; d < shape.size(); ++d)
+      inner *= shape[d];
+    int64_t numRows = numel / axisLen;
+    unsigned numThreads = l.numWarps * l.warpSize;
+    Value tid = l.target->getThreadId(rewriter, loc);
+    auto rowLoop = scf::ForOp::create(rewriter, loc, tid,
+                                      i32Const(rewriter, loc, numRows),
+                                      i32Const(rewriter, loc, numThreads));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(rowLoop.getBody()->getTerminator());
+      Value row = rowLoop.getInductionVar();
+      Value outer = LLVM::UDivOp::create(rewriter, loc, row, i32Const(rewriter, loc, inner));
+      Value in = LLVM::URemOp::create(rewriter, loc, row, i32Const(rewriter, loc, inner));
+      Value base = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, outer,
+                              i32Const(rewriter, loc, axisLen * inner)),
+          in);
+      auto position = [&](OpBuilder &b, Value j) -> Value {
+        Value p = j;
+        if (op.getReverse())
+          p = LLVM::SubOp::create(b, loc, i32Const(b, loc, axisLen - 1), j);
+        return LLVM::AddOp::create(
+            b, loc, base, LLVM::MulOp::create(b, loc, p, i32Const(b, loc, inner)));
+      };
+      SmallVector<Value> init;
+      Value first = position(rewriter, i32Const(rewriter, loc, 0));
+      for (unsigned k = 0; k < numOps; ++k)
+        init.push_back(fromMemory(
+            rewriter, loc,
+            LLVM::LoadOp::create(rewriter, loc, memTypes[k],
+                                 smemAddress(rewriter, loc, l, bufOffsets[k],
+                                             memTypes[k], first)),
+            elemTypes[k]));
+      auto walk = scf::ForOp::create(rewriter, loc, i32Const(rewriter, loc, 1),
+                                     i32Const(rewriter, loc, axisLen),
+                                     i32Const(rewriter, loc, 1), init);
+      rewriter.setInsertionPointToStart(walk.getBody());
+      Value pos = position(rewriter, walk.getInductionVar());
+      SmallVector<Value> next;
+      for (unsigned k = 0; k < numOps; ++k)
+        next.push_back(fromMemory(
+            rewriter, loc,
+            LLVM::LoadOp::create(rewriter, loc, memTypes[k],
+                                 smemAddress(rewriter, loc, l, bufOffsets[k],
+                                             memTypes[k], pos)),
+            elemTypes[k]));
+      SmallVector<Value> acc(walk.getRegionIterArgs());
+      SmallVector<Value> combined =
+          combine(rewriter, op.getCombineOp(), acc, next);
+      for (unsigned k = 0; k < numOps; ++k)
+        LLVM::StoreOp::create(rewriter, loc,
+                              toMemory(rewriter, loc, combined[k]),
+                              smemAddress(rewriter, loc, l, bufOffsets[k],
+                                          memTypes[k], pos));
+      scf::YieldOp::create(rewriter, loc, combined);
+    }
+    l.target->barrier(rewriter, loc);
+
+    // 3. Every thread reads its elements back.
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < numOps; ++k) {
+      SmallVector<Value> vals;
+      for (Value i : lin)
+        vals.push_back(fromMemory(
+            rewriter, loc,
+            LLVM::LoadOp::create(rewriter, loc, memTypes[k],
+                                 smemAddress(rewriter, loc, l, bufOffsets[k],
+                                             memTypes[k], i)),
+            elemTypes[k]));
+      results.push_back(pack(rewriter, loc,
+                             getTypeConverter()->convertType(op.getResult()[k].getType()),
+                             vals));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -1138,7 +1499,8 @@ bool isSupported(Operation *op) {
              tt::ReduceOp, tt::ReduceReturnOp, tt::AddPtrOp, tt::BitcastOp,
              tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::MulhiUIOp,
              tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
-             tt::ExternElementwiseOp, kgpu::ConvertLayoutOp>(op);
+             tt::ExternElementwiseOp, kgpu::ConvertLayoutOp, tt::ScanOp,
+             tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -1199,6 +1561,14 @@ struct KGPUConvertToLLVM
         if (auto t = dyn_cast<RankedTensorType>(store.getPtr().getType()))
           l.vectorWidth[op] = axisInfo.getVectorWidth(
               store.getPtr(), store.getMask(), fastestDim(t.getEncoding()));
+      } else if (ElementwiseLowering::isElementwise(op)) {
+        if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
+          const AxisInfo &info = axisInfo.get(op->getResult(0));
+          unsigned dim = fastestDim(t.getEncoding());
+          if (dim < info.getRank() && info.constancy[dim] > 1)
+            l.constancy[op] = unsigned(llvm::bit_floor(
+                uint64_t(std::min<int64_t>(info.constancy[dim], 1 << 20))));
+        }
       } else if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
         auto src = cast<RankedTensorType>(reduce.getSrcs().front().getType());
         AxisSpread spread = getAxisSpread(src.getEncoding(), reduce.getAxis(),
@@ -1213,6 +1583,21 @@ struct KGPUConvertToLLVM
             smemBytes += llvm::alignTo(spread.warp->modulus * resNumel * bits / 8, 16);
           }
         }
+      } else if (auto scan = dyn_cast<tt::ScanOp>(op)) {
+        op->setAttr(kSmemOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+        for (Value src : scan.getSrcs()) {
+          auto t = cast<RankedTensorType>(src.getType());
+          Type e = memoryType(t.getElementType());
+          unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
+          smemBytes += llvm::alignTo(t.getNumElements() * bits / 8, 16);
+        }
+      } else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
+                 !isa<RankedTensorType>(op->getResult(0).getType()) &&
+                 !op->use_empty()) {
+        op->setAttr(kSmemOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+        smemBytes += 16;
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
         Type e = memoryType(cvt.getType().getElementType());
         unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
@@ -1256,7 +1641,9 @@ struct KGPUConvertToLLVM
                  NumProgramsLowering, MakeRangeLowering, SplatLowering,
                  ConstantLowering, PoisonLowering, BroadcastLowering,
                  ExpandDimsLowering, LoadLowering, StoreLowering,
-                 ReduceLowering, ConvertLayoutLowering>(converter, ctx, l);
+                 ReduceLowering, ConvertLayoutLowering, ScanLowering,
+                 AtomicRMWLowering, AtomicCASLowering>(converter, ctx, l);
+    patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
     // LLVM intrinsics the NVPTX backend cannot always select.

@@ -209,6 +209,141 @@ public:
         ArrayAttr());
   }
 
+  static std::string semSuffix(tt::MemSemantic sem) {
+    switch (sem) {
+    case tt::MemSemantic::RELAXED:
+      return ".relaxed";
+    case tt::MemSemantic::ACQUIRE:
+      return ".acquire";
+    case tt::MemSemantic::RELEASE:
+      return ".release";
+    case tt::MemSemantic::ACQUIRE_RELEASE:
+      return ".acq_rel";
+    }
+    return "";
+  }
+
+  static std::string scopeSuffix(tt::MemSyncScope scope) {
+    switch (scope) {
+    case tt::MemSyncScope::GPU:
+      return ".gpu";
+    case tt::MemSyncScope::CTA:
+      return ".cta";
+    case tt::MemSyncScope::SYSTEM:
+      return ".sys";
+    }
+    return "";
+  }
+
+  /// Emits `@p atom.global.sem.scope.OP.TYPE $0, [$1], $2(, $3);` with the
+  /// values moved through integer registers of the element's width.
+  Value atomicAsm(OpBuilder &b, Location loc, const std::string &opType,
+                  Value ptr, ArrayRef<Value> values, Value pred,
+                  tt::MemSemantic sem, tt::MemSyncScope scope) {
+    Type elem = values.front().getType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    Type intTy = b.getIntegerType(bits);
+    char letter = bits == 64 ? 'l' : bits == 32 ? 'r' : 'h';
+    SmallVector<Value> operands{ptr};
+    for (Value v : values)
+      operands.push_back(elem.isInteger()
+                             ? v
+                             : LLVM::BitcastOp::create(b, loc, intTy, v).getResult());
+    operands.push_back(pred);
+    std::string constraints = std::string("=") + letter + ",l";
+    for (size_t i = 0; i < values.size(); ++i)
+      constraints += std::string(",") + letter;
+    constraints += ",b";
+    unsigned predIdx = values.size() + 2;
+    std::string text = "@$" + std::to_string(predIdx) + " atom.global" +
+                       semSuffix(sem) + scopeSuffix(scope) + "." + opType +
+                       " $0, [ $1 + 0 ]";
+    for (size_t i = 0; i < values.size(); ++i)
+      text += ", $" + std::to_string(i + 2);
+    text += ";";
+    // The result of a predicated-off atomic is undefined; start from zero.
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, intTy, operands, text, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    Value old = asmOp.getResult(0);
+    if (!elem.isInteger())
+      old = LLVM::BitcastOp::create(b, loc, elem, old);
+    return old;
+  }
+
+  Value atomicRMW(OpBuilder &b, Location loc, tt::RMWOp op, Value ptr,
+                  Value value, Value pred, tt::MemSemantic sem,
+                  tt::MemSyncScope scope) override {
+    Type elem = value.getType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    std::string w = std::to_string(bits);
+    std::string opType;
+    switch (op) {
+    case tt::RMWOp::AND:
+    case tt::RMWOp::OR:
+    case tt::RMWOp::XOR:
+    case tt::RMWOp::XCHG: {
+      if (bits != 32 && bits != 64)
+        return {};
+      const char *name = op == tt::RMWOp::AND   ? "and"
+                         : op == tt::RMWOp::OR  ? "or"
+                         : op == tt::RMWOp::XOR ? "xor"
+                                                : "exch";
+      opType = std::string(name) + ".b" + w;
+      break;
+    }
+    case tt::RMWOp::ADD:
+      if (!elem.isInteger() || (bits != 32 && bits != 64))
+        return {};
+      opType = "add.u" + w;
+      break;
+    case tt::RMWOp::FADD:
+      if (elem.isF32() || elem.isF64())
+        opType = "add.f" + w;
+      else if (elem.isF16())
+        opType = "add.noftz.f16";
+      else if (elem.isBF16())
+        opType = "add.noftz.bf16";
+      else
+        return {};
+      break;
+    case tt::RMWOp::MAX:
+    case tt::RMWOp::MIN:
+    case tt::RMWOp::UMAX:
+    case tt::RMWOp::UMIN: {
+      if (!elem.isInteger() || (bits != 32 && bits != 64))
+        return {};
+      bool isMax = op == tt::RMWOp::MAX || op == tt::RMWOp::UMAX;
+      bool isSigned = op == tt::RMWOp::MAX || op == tt::RMWOp::MIN;
+      opType = std::string(isMax ? "max" : "min") + (isSigned ? ".s" : ".u") + w;
+      break;
+    }
+    }
+    return atomicAsm(b, loc, opType, ptr, {value}, pred, sem, scope);
+  }
+
+  Value atomicCAS(OpBuilder &b, Location loc, Value ptr, Value cmp,
+                  Value value, Value pred, tt::MemSemantic sem,
+                  tt::MemSyncScope scope) override {
+    unsigned bits = value.getType().getIntOrFloatBitWidth();
+    if (bits != 16 && bits != 32 && bits != 64)
+      return {};
+    return atomicAsm(b, loc, "cas.b" + std::to_string(bits), ptr, {cmp, value},
+                     pred, sem, scope);
+  }
+
+  Value fastDivF32(OpBuilder &b, Location loc, Value x, Value y) override {
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, b.getF32Type(), ValueRange{x, y}, "div.full.f32 $0, $1, $2;",
+        "=r,r,r", /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    return asmOp.getResult(0);
+  }
+
   void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {
     OpBuilder b(fn.getContext());
     fn->setAttr("nvvm.kernel", b.getUnitAttr());

@@ -60,6 +60,25 @@ public:
                                tt::CacheModifier cache,
                                tt::EvictionPolicy evict) = 0;
 
+  /// Atomic read-modify-write of one element at `ptr` when `pred` is true;
+  /// returns the previous value (undefined where `pred` is false). `value`
+  /// and the result have `elemType`. Fails (null) for an operation/type
+  /// pair the target has no instruction for.
+  virtual mlir::Value atomicRMW(mlir::OpBuilder &b, mlir::Location loc,
+                                tt::RMWOp op, mlir::Value ptr,
+                                mlir::Value value, mlir::Value pred,
+                                tt::MemSemantic sem, tt::MemSyncScope scope) = 0;
+  /// Atomic compare-and-swap of one element; returns the previous value.
+  virtual mlir::Value atomicCAS(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value ptr, mlir::Value cmp,
+                                mlir::Value value, mlir::Value pred,
+                                tt::MemSemantic sem, tt::MemSyncScope scope) = 0;
+
+  /// f32 division as Triton lowers `arith.divf` on f32 (approximate, at
+  /// most 2 ulp; PTX ISA 9.7.3.8 div.full.f32); tt.precise_divf stays IEEE.
+  virtual mlir::Value fastDivF32(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value x, mlir::Value y) = 0;
+
   /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
   virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
 };
