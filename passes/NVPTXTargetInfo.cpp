@@ -132,11 +132,20 @@ public:
       constraints += std::string(i ? "," : "") + "=" + letter;
     constraints += std::string(",l,b");
     unsigned addr = numWords, predIdx = numWords + 1;
-    for (unsigned i = 0; i < other.size(); ++i) {
-      constraints += std::string(",") + letter;
-      asmText += "mov" + std::string(wordBits == 64 ? ".b64" : wordBits == 32 ? ".b32" : ".b16") +
-                 " $" + std::to_string(i) + ", $" +
-                 std::to_string(numWords + 2 + i) + ";\n\t";
+    // Give every output a value before the predicated load: `other` where
+    // the TTIR has one, else 0. A predicated write to a register with no
+    // prior definition makes ptxas keep it live from the kernel's entry
+    // (seen as 11 extra registers on the corpus layernorm kernel).
+    std::string movType =
+        wordBits == 64 ? ".b64" : wordBits == 32 ? ".b32" : ".b16";
+    for (unsigned i = 0; i < numWords; ++i) {
+      std::string src = "0";
+      if (i < other.size()) {
+        constraints += std::string(",") + letter;
+        src = "$" + std::to_string(numWords + 2 + i);
+      }
+      asmText += "mov" + movType + " $" + std::to_string(i) + ", " + src +
+                 ";\n\t";
     }
     asmText += "@$" + std::to_string(predIdx) + " ld.global" +
                loadCacheSuffix(cache) + evictSuffix(evict) +
@@ -255,7 +264,9 @@ public:
       constraints += std::string(",") + letter;
     constraints += ",b";
     unsigned predIdx = values.size() + 2;
-    std::string text = "@$" + std::to_string(predIdx) + " atom.global" +
+    std::string zero = bits == 64 ? "mov.b64" : bits == 32 ? "mov.b32" : "mov.b16";
+    std::string text = zero + " $0, 0;\n\t@$" + std::to_string(predIdx) +
+                       " atom.global" +
                        semSuffix(sem) + scopeSuffix(scope) + "." + opType +
                        " $0, [ $1 + 0 ]";
     for (size_t i = 0; i < values.size(); ++i)

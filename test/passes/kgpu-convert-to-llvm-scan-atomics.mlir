@@ -31,8 +31,8 @@ tt.func public @cumsum(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
 // Tensor atomics are predicated by their mask (and by ownership where the
 // layout replicates elements); PTX atom with the op's semantics and scope.
 // CHECK-LABEL: llvm.func @atomics
-// CHECK: "@$3 atom.global.acq_rel.gpu.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
-// CHECK: "@$4 atom.global.relaxed.cta.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b"
+// CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.acq_rel.gpu.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+// CHECK: "mov.b32 $0, 0;\0A\09@$4 atom.global.relaxed.cta.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b"
 tt.func public @atomics(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
   %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
   %one = arith.constant dense<1.0> : tensor<128xf32>
@@ -54,7 +54,7 @@ tt.func public @atomics(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.p
 // CHECK-LABEL: llvm.func @scalar_atomic
 // CHECK: [[TID:%.+]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: [[ISZERO:%.+]] = llvm.icmp "eq" [[TID]]
-// CHECK: "@$3 atom.global.relaxed.gpu.add.u32 $0, [ $1 + 0 ], $2;"
+// CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.relaxed.gpu.add.u32 $0, [ $1 + 0 ], $2;"
 // CHECK: llvm.cond_br
 // CHECK: llvm.store
 // CHECK: nvvm.barrier0

@@ -14,7 +14,9 @@
 // A kernel becomes an llvm.func marked as an NVVM kernel of 4 x 32 threads,
 // with its argument names and tt types kept for the launcher. A masked f32
 // load from 16-byte aligned pointers is one predicated ld.global.v4.b32 per
-// thread (mask as the predicate, $5), the masked store one st.global.v4.b32.
+// thread (mask as the predicate, $5; outputs zeroed first so ptxas never
+// sees a register defined only under a predicate), the masked store one
+// st.global.v4.b32.
 // CHECK-LABEL: llvm.func @masked_copy
 // CHECK-SAME:    (%[[X:.*]]: !llvm.ptr<1>, %[[OUT:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
 // CHECK-SAME:    attributes {kiln.arg_names = ["arg0", "arg1", "arg2"], kiln.arg_types = ["ptr<f32>", "ptr<f32>", "i32"], nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
@@ -22,7 +24,7 @@
 // CHECK:         llvm.insertvalue %[[X]], %{{.*}}[0] : !llvm.struct<(ptr<1>, ptr<1>, ptr<1>, ptr<1>)>
 // CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK:         %[[MASK:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i1, i1, i1, i1)>
-// CHECK:         llvm.inline_asm asm_dialect = att "@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b" %{{[0-9]+}}, %[[MASK]] : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK:         llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b" %{{[0-9]+}}, %[[MASK]] : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT:     ld.global
 // CHECK:         llvm.insertvalue %[[OUT]], %{{.*}}[0] : !llvm.struct<(ptr<1>, ptr<1>, ptr<1>, ptr<1>)>
 // CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
@@ -48,8 +50,8 @@ tt.func public @masked_copy(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %
 // Cache modifiers and eviction policies reach the PTX (predicated on true
 // when there is no mask); a plain store stays an aligned llvm.store.
 // CHECK-LABEL: llvm.func @cache_evict
-// CHECK:         llvm.inline_asm asm_dialect = att "@$5 ld.global.cg.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];"
-// CHECK:         llvm.inline_asm asm_dialect = att "@$5 ld.global.L1::evict_last.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];"
+// CHECK:         llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$5 ld.global.cg.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];"
+// CHECK:         llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$5 ld.global.L1::evict_last.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];"
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 tt.func public @cache_evict(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
