@@ -146,6 +146,9 @@ struct KGPUAssignLayouts
             relations.push_back({op, res, reduce.getSrcs().front(),
                                  unsigned(reduce.getAxis())});
         }
+      } else if (auto gather = dyn_cast<tt::GatherOp>(op)) {
+        // Each result element reads its own index.
+        unite(gather.getIndices(), gather.getResult());
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
         // The accumulator and the result share a layout (the MMA layouts
         // of the matmul lowering will refine this).

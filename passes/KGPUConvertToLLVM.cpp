@@ -1169,6 +1169,188 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
   }
 };
 
+/// Data movement between threads through shared memory: each source
+/// tensor is stored at its row-major index (source k at k * numel), then
+/// every element of each result is read from where `srcIndex` says.
+/// Serves trans, reshape, join, split, cat and gather, whose results may
+/// be distributed differently from their operands.
+LogicalResult
+moveThroughSharedMemory(Operation *op, ConversionPatternRewriter &rewriter,
+                        const TypeConverter *tc, Lowering &l,
+                        ArrayRef<Value> convertedSrcs,
+                        function_ref<Value(OpBuilder &, ArrayRef<Value> dstIdx,
+                                           unsigned result)>
+                            srcIndex) {
+  Location loc = op->getLoc();
+  auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+  if (!offsetAttr || !l.smem)
+    return op->emitError() << "internal error: no shared memory assigned";
+  auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+  Type elem = tc->convertType(srcType.getElementType());
+  Type mem = memoryType(elem);
+  int64_t numel = srcType.getNumElements();
+  if (inLoop(op))
+    l.target->barrier(rewriter, loc);
+  for (auto [k, converted] : llvm::enumerate(convertedSrcs)) {
+    auto type = cast<RankedTensorType>(op->getOperand(k).getType());
+    SmallVector<Value> vals = unpack(rewriter, loc, converted);
+    auto indices =
+        emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    for (auto [i, idx] : llvm::enumerate(indices)) {
+      Value lin = linearIndex(rewriter, loc, idx, type.getShape());
+      lin = LLVM::AddOp::create(rewriter, loc, lin,
+                                i32Const(rewriter, loc, int64_t(k) * numel));
+      LLVM::StoreOp::create(
+          rewriter, loc, toMemory(rewriter, loc, vals[i]),
+          smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin));
+    }
+  }
+  l.target->barrier(rewriter, loc);
+  SmallVector<Value> results;
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    SmallVector<Value> vals;
+    for (auto &idx :
+         emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape())) {
+      Value src = srcIndex(rewriter, idx, r);
+      vals.push_back(fromMemory(
+          rewriter, loc,
+          LLVM::LoadOp::create(
+              rewriter, loc, mem,
+              smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, src)),
+          elem));
+    }
+    results.push_back(pack(rewriter, loc, tc->convertType(type), vals));
+  }
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
+struct TransLowering : KPattern<tt::TransOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcShape = op.getSrc().getType().getShape();
+    ArrayRef<int32_t> order = op.getOrder();
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getSrc()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned) {
+          // result dim i is source dim order[i]
+          SmallVector<Value> srcIdx(idx.size());
+          for (auto [i, d] : llvm::enumerate(order))
+            srcIdx[d] = idx[i];
+          return linearIndex(b, op.getLoc(), srcIdx, srcShape);
+        });
+  }
+};
+
+struct ReshapeLowering : KPattern<tt::ReshapeOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dstShape = op.getType().getShape();
+    // Row-major order is kept (also a valid choice when allow_reorder).
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getSrc()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned) {
+          return linearIndex(b, op.getLoc(), idx, dstShape);
+        });
+  }
+};
+
+struct JoinLowering : KPattern<tt::JoinOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcShape = op.getLhs().getType().getShape();
+    int64_t numel = op.getLhs().getType().getNumElements();
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getLhs(), adaptor.getRhs()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned) {
+          Location loc = op.getLoc();
+          Value lin = linearIndex(b, loc, idx.drop_back(), srcShape);
+          Value which = LLVM::MulOp::create(b, loc, idx.back(),
+                                            i32Const(b, loc, numel));
+          return LLVM::AddOp::create(b, loc, lin, which).getResult();
+        });
+  }
+};
+
+struct SplitLowering : KPattern<tt::SplitOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcShape = op.getSrc().getType().getShape();
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getSrc()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned result) {
+          SmallVector<Value> srcIdx(idx);
+          srcIdx.push_back(i32Const(b, op.getLoc(), result));
+          return linearIndex(b, op.getLoc(), srcIdx, srcShape);
+        });
+  }
+};
+
+struct CatLowering : KPattern<tt::CatOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dstShape = op.getType().getShape();
+    // Operands one after the other in row-major order: lhs then rhs along
+    // dimension 0 (Triton leaves the order unspecified).
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getLhs(), adaptor.getRhs()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned) {
+          return linearIndex(b, op.getLoc(), idx, dstShape);
+        });
+  }
+};
+
+struct GatherLowering : KPattern<tt::GatherOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcShape = op.getSrc().getType().getShape();
+    if (op.getIndices().getType().getEncoding() != op.getType().getEncoding())
+      return op.emitError() << "gather indices and result must share a layout";
+    SmallVector<Value> indexValues =
+        unpack(rewriter, op.getLoc(), adaptor.getIndices());
+    unsigned axis = op.getAxis();
+    unsigned element = 0;
+    return moveThroughSharedMemory(
+        op, rewriter, getTypeConverter(), l, {adaptor.getSrc()},
+        [&](OpBuilder &b, ArrayRef<Value> idx, unsigned) {
+          Location loc = op.getLoc();
+          SmallVector<Value> srcIdx(idx);
+          Value i = indexValues[element++];
+          unsigned bits = i.getType().getIntOrFloatBitWidth();
+          if (bits > 32)
+            i = LLVM::TruncOp::create(b, loc, b.getI32Type(), i);
+          else if (bits < 32)
+            i = LLVM::SExtOp::create(b, loc, b.getI32Type(), i);
+          srcIdx[axis] = i;
+          return linearIndex(b, loc, srcIdx, srcShape);
+        });
+  }
+};
+
+struct UnsplatLowering : KPattern<tt::UnsplatOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::UnsplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The single element: every thread holds a copy.
+    rewriter.replaceOp(op, unpack(rewriter, op.getLoc(), adaptor.getSrc()).front());
+    return success();
+  }
+};
+
 struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1500,7 +1682,9 @@ bool isSupported(Operation *op) {
              tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp, tt::MulhiUIOp,
              tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
              tt::ExternElementwiseOp, kgpu::ConvertLayoutOp, tt::ScanOp,
-             tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+             tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::TransOp,
+             tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
+             tt::UnsplatOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -1598,6 +1782,20 @@ struct KGPUConvertToLLVM
         op->setAttr(kSmemOffsetAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
         smemBytes += 16;
+      } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
+                     tt::CatOp, tt::GatherOp>(op)) {
+        // Room for every operand, one after the other.
+        int64_t bytes = 0;
+        for (Value v : op->getOperands().take_front(
+                 isa<tt::JoinOp, tt::CatOp>(op) ? 2 : 1)) {
+          auto t = cast<RankedTensorType>(v.getType());
+          Type e = memoryType(t.getElementType());
+          unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
+          bytes += t.getNumElements() * bits / 8;
+        }
+        op->setAttr(kSmemOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+        smemBytes += llvm::alignTo(bytes, 16);
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
         Type e = memoryType(cvt.getType().getElementType());
         unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
@@ -1642,7 +1840,9 @@ struct KGPUConvertToLLVM
                  ConstantLowering, PoisonLowering, BroadcastLowering,
                  ExpandDimsLowering, LoadLowering, StoreLowering,
                  ReduceLowering, ConvertLayoutLowering, ScanLowering,
-                 AtomicRMWLowering, AtomicCASLowering>(converter, ctx, l);
+                 AtomicRMWLowering, AtomicCASLowering, TransLowering,
+                 ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
+                 GatherLowering, UnsplatLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
