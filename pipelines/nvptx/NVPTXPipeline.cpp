@@ -34,6 +34,8 @@ void addLayoutAssignment(OpPassManager &pm,
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.threadsPerWarp = options.threadsPerWarp;
   pm.addPass(createKGPUAssignLayouts(layoutOptions));
+  // Folds conversions of splats/ranges/constants and conversion chains.
+  pm.addPass(createCanonicalizerPass());
 }
 
 /// Stage 3: SIMT lowering of tensors to per-thread LLVM values, then the

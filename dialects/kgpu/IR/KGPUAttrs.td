@@ -75,4 +75,46 @@ def KGPU_SharedEncodingAttr : KGPU_Attr<"SharedEncoding", "shared"> {
   let genVerifyDecl = 1;
 }
 
+def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
+  let summary = "accumulator layout of NVIDIA tensor-core instructions";
+  let description = [{
+    The registers of a matrix-multiply accumulator: version 2 is mma.sync
+    (PTX ISA 9.7.14.5, instrShape [16, 8]), version 3 is wgmma on sm_90
+    (9.7.15, instrShape [64, N, 16], warps grouped in warpgroups of 4).
+    `warpsPerCTA` tiles the CTA's warps over the M and N dimensions.
+
+    ```mlir
+    #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $version `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]`
+    `,` `instrShape` `=` `[` $instrShape `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def KGPU_DotOperandEncodingAttr : KGPU_Attr<"DotOperandEncoding", "dot_op"> {
+  let summary = "layout of an A (opIdx 0) or B (opIdx 1) matrix operand";
+  let description = [{
+    The registers a tensor-core instruction reads for one operand of a
+    multiply whose accumulator has layout `parent`; `kWidth` is the number
+    of consecutive K elements a thread holds (e.g. 8 for f16 operands of
+    mma.sync m16n8k16 loaded by ldmatrix).
+
+    ```mlir
+    #kgpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = [{
+    `<` `{` `opIdx` `=` $opIdx `,` `parent` `=` $parent `,` `kWidth` `=` $kWidth `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // KILN_DIALECTS_KGPU_IR_KGPUATTRS_TD

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -35,6 +36,14 @@ struct KGPUOpAsmInterface : OpAsmDialectInterface {
     }
     if (isa<SharedEncodingAttr>(attr)) {
       os << "shared";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;
@@ -126,6 +135,96 @@ SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (vec == 0 || perPhase == 0 || maxPhase == 0)
     return emitError() << "vec, perPhase and maxPhase must be positive";
   return verifyOrder(emitError, order, order.size());
+}
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (version != 2 && version != 3)
+    return emitError() << "mma version must be 2 (mma.sync) or 3 (wgmma), got "
+                       << version;
+  if (warpsPerCTA.size() != 2 && warpsPerCTA.size() != 3)
+    return emitError() << "mma warpsPerCTA must have 2 or 3 entries, got "
+                       << warpsPerCTA.size();
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mma warpsPerCTA entries must be powers of two, got "
+                         << w;
+  size_t expected = version == 2 ? 2 : 3;
+  if (instrShape.size() != expected)
+    return emitError() << "mma version " << version << " takes an instrShape of "
+                       << expected << " entries, got " << instrShape.size();
+  if (version == 3) {
+    if (instrShape[0] != 64)
+      return emitError() << "wgmma instrShape M must be 64, got "
+                         << instrShape[0];
+    if (instrShape[1] < 8 || instrShape[1] > 256 || instrShape[1] % 8 != 0)
+      return emitError() << "wgmma instrShape N must be a multiple of 8 in "
+                            "[8, 256], got "
+                         << instrShape[1];
+    unsigned warps = 1;
+    for (unsigned w : warpsPerCTA)
+      warps *= w;
+    if (warps % 4 != 0)
+      return emitError() << "wgmma needs whole warpgroups (warps a multiple of "
+                            "4), got "
+                         << warps;
+  }
+  return success();
+}
+
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot operand index must be 0 (A) or 1 (B), got "
+                       << opIdx;
+  if (!isa<MmaEncodingAttr, BlockedEncodingAttr>(parent))
+    return emitError() << "dot operand parent must be an mma or blocked "
+                          "layout, got "
+                       << parent;
+  if (kWidth == 0)
+    return emitError() << "kWidth must be positive";
+  return success();
+}
+
+namespace {
+/// convert_layout(convert_layout(x)) -> convert_layout(x), and a convert of
+/// a splat, constant or make_range result is that op in the new layout
+/// (nothing moves between threads).
+struct SimplifyConvertLayout : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSrc().getDefiningOp();
+    if (!def)
+      return failure();
+    if (auto inner = dyn_cast<ConvertLayoutOp>(def)) {
+      rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(),
+                                                   inner.getSrc());
+      return success();
+    }
+    if (def->getNumResults() != 1 || def->getNumRegions() != 0)
+      return failure();
+    StringRef name = def->getName().getStringRef();
+    if (name != "tt.splat" && name != "tt.make_range" &&
+        name != "arith.constant")
+      return failure();
+    Operation *clone = rewriter.clone(*def);
+    clone->getResult(0).setType(op.getType());
+    if (auto value = clone->getAttrOfType<DenseElementsAttr>("value"))
+      clone->setAttr("value", value.reshape(op.getType()));
+    rewriter.replaceOp(op, clone->getResults());
+    return success();
+  }
+};
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<SimplifyConvertLayout>(context);
 }
 
 LogicalResult ConvertLayoutOp::verify() {

@@ -21,6 +21,7 @@ def KGPU_ConvertLayoutOp : Op<KGPU_Dialect, "convert_layout", [Pure]> {
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 #endif // KILN_DIALECTS_KGPU_IR_KGPUOPS_TD

@@ -128,3 +128,35 @@ tt.func @convert_layout_element_type(%a: tensor<128xf32, #b0>) {
   %b = kgpu.convert_layout %a : tensor<128xf32, #b0> -> tensor<128xf16, #b1>
   tt.return
 }
+
+// -----
+
+// mma versions: 2 (mma.sync) and 3 (wgmma).
+// expected-error @+1 {{mma version must be 2 (mma.sync) or 3 (wgmma), got 1}}
+tt.func @mma_version(%a: tensor<16x8xf32, #kgpu.mma<{version = 1, warpsPerCTA = [1, 1], instrShape = [16, 8]}>>) {
+  tt.return
+}
+
+// -----
+
+// wgmma's M is 64 per warpgroup.
+// expected-error @+1 {{wgmma instrShape M must be 64, got 32}}
+tt.func @wgmma_m(%a: tensor<64x64xf32, #kgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 64, 16]}>>) {
+  tt.return
+}
+
+// -----
+
+// wgmma runs on whole warpgroups of 4 warps.
+// expected-error @+1 {{wgmma needs whole warpgroups (warps a multiple of 4), got 2}}
+tt.func @wgmma_warps(%a: tensor<64x64xf32, #kgpu.mma<{version = 3, warpsPerCTA = [2, 1], instrShape = [64, 64, 16]}>>) {
+  tt.return
+}
+
+// -----
+
+// A dot operand is A (0) or B (1).
+// expected-error @+1 {{dot operand index must be 0 (A) or 1 (B), got 2}}
+tt.func @dot_op_index(%a: tensor<16x16xf16, #kgpu.dot_op<{opIdx = 2, parent = #kgpu.mma<{version = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 8}>>) {
+  tt.return
+}

@@ -67,3 +67,17 @@ tt.func @convert_layout(%a: tensor<128xf32, #src>) -> tensor<128xf32, #dst> {
   %b = kgpu.convert_layout %a : tensor<128xf32, #src> -> tensor<128xf32, #dst>
   tt.return %b : tensor<128xf32, #dst>
 }
+
+// -----
+
+// MMA accumulator (wgmma, 8 warps as two warpgroups along M) and the
+// operand layouts derived from it.
+// CHECK-DAG: [[$MMA:#mma[0-9]*]] = #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>
+// CHECK-DAG: [[$A:#dot_op[0-9]*]] = #kgpu.dot_op<{opIdx = 0, parent = [[$MMA]], kWidth = 8}>
+// CHECK-LABEL: tt.func @mma_layouts
+// CHECK-SAME:    tensor<128x256xf32, [[$MMA]]>
+// CHECK-SAME:    tensor<128x64xf16, [[$A]]>
+tt.func @mma_layouts(%c: tensor<128x256xf32, #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>>,
+                     %a: tensor<128x64xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>, kWidth = 8}>>) {
+  tt.return
+}
