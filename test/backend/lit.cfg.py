@@ -46,3 +46,10 @@ config.substitutions.append(
     ("%dump_metadata",
      "python3 " + os.path.join(config.test_source_root, "Inputs",
                                "dump_metadata.py")))
+
+# `kiln compile` goes through the compile cache by default; give each run a
+# fresh, private cache root so results never come from (or land in) the
+# user's ~/.cache/kiln.
+import tempfile  # noqa: E402
+config.environment["KILN_CACHE_DIR"] = tempfile.mkdtemp(
+    prefix="kiln-backend-cache-", dir=os.environ.get("TEST_TMPDIR"))

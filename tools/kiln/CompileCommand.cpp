@@ -11,7 +11,10 @@
 #include "dialects/tt/IR/TTDialect.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
+#include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
+
+#include "cache/Store.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -37,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace kiln::tool {
@@ -242,9 +246,101 @@ int64_t maxThreads(mlir::LLVM::LLVMFuncOp func) {
   return threads;
 }
 
+/// The artifacts `kiln compile` stores in the cache (timings.json and
+/// stages/ are per-run and not stored).
+std::vector<std::string> cachedArtifactNames(llvm::StringRef kernel) {
+  return {(kernel + ".kgpu.mlir").str(), (kernel + ".llvm.mlir").str(),
+          (kernel + ".ll").str(),        (kernel + ".ptx").str(),
+          (kernel + ".cubin").str(),     "metadata.json"};
+}
+
+/// Runs `compileToDir` through the cache: a verified hit writes the stored
+/// artifacts to `dir`; a miss compiles once across processes and stores the
+/// result. A cache that cannot be opened is a warning, never a failure.
+int compileThroughCache(const kiln::cache::CompileJob &job,
+                        const CompileOptions &options,
+                        const std::string &kernel, const std::string &dir,
+                        Clock::time_point start,
+                        const std::function<int()> &compileToDir,
+                        CompileOutcome *outcome) {
+  kiln::cache::StoreOptions storeOptions;
+  storeOptions.root = options.cacheDir;
+  kiln::cache::Expected<std::unique_ptr<kiln::cache::Store>> store =
+      kiln::cache::Store::open(storeOptions);
+  if (!store) {
+    llvm::errs() << "kiln: warning: compile cache disabled: "
+                 << store.status().message() << "\n";
+    return compileToDir();
+  }
+  int compileStatus = 0;
+  kiln::cache::Expected<kiln::cache::CacheResult> result =
+      (*store)->getOrCompile(
+          job, [&]() -> kiln::cache::Expected<kiln::cache::CompileOutput> {
+            compileStatus = compileToDir();
+            if (compileStatus != 0)
+              return kiln::cache::Status(kiln::cache::StatusCode::kCompileFailed,
+                                         "compile failed");
+            kiln::cache::CompileOutput output;
+            for (const std::string &name : cachedArtifactNames(kernel)) {
+              llvm::SmallString<256> path(dir);
+              llvm::sys::path::append(path, name);
+              if (!llvm::sys::fs::exists(path))
+                continue; // no .kgpu.mlir for LLVM-dialect input
+              llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> data =
+                  llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+              if (!data)
+                return kiln::cache::Status(kiln::cache::StatusCode::kIoError,
+                                           "cannot read " + std::string(path));
+              output.artifacts[name] = (*data)->getBuffer().str();
+            }
+            output.infoJson = nlohmann::json{{"kernel", kernel}}.dump();
+            return output;
+          });
+  if (!result) {
+    if (compileStatus != 0)
+      return compileStatus; // diagnostics are printed already
+    return fail("compile cache: " + result.status().message());
+  }
+  if (outcome)
+    outcome->cacheHit = result->outcome == kiln::cache::Outcome::kHit;
+  if (result->outcome != kiln::cache::Outcome::kHit)
+    return 0;
+
+  // A hit: write the verified artifacts where a compile would have.
+  Clock::time_point writeStart = Clock::now();
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return fail("cannot create output directory " + dir + ": " + ec.message());
+  for (const auto &[name, data] : result->artifacts) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    if (!writeFile(path, data))
+      return 1;
+  }
+  int64_t writeUs = microsSince(writeStart);
+  int64_t totalUs = microsSince(start);
+  nlohmann::ordered_json timingDoc = {{"unit", "us"},
+                                      {"cache", "hit"},
+                                      {"lookup", result->lookupUs},
+                                      {"write", writeUs},
+                                      {"total", totalUs}};
+  llvm::SmallString<256> timingsPath(dir);
+  llvm::sys::path::append(timingsPath, "timings.json");
+  if (!writeFile(timingsPath, timingDoc.dump(2) + "\n"))
+    return 1;
+  if (!options.quiet)
+    llvm::outs() << llvm::formatv(
+        "kiln: {0} -> {1} ({2}, PTX {3}.{4}) cache hit {5} in {6:f3} ms "
+        "[lookup {7:f3}, write {8:f3}]\n",
+        kernel, dir, options.arch, options.ptxVersion / 10,
+        options.ptxVersion % 10, result->key.substr(0, 16), ms(totalUs),
+        ms(result->lookupUs), ms(writeUs));
+  return 0;
+}
+
 } // namespace
 
-int runCompile(const CompileOptions &options) {
+int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   Clock::time_point start = Clock::now();
   Timings timings;
 
@@ -326,6 +422,58 @@ int runCompile(const CompileOptions &options) {
     llvm::sys::path::append(path, kernelName);
     dir = std::string(path);
   }
+
+  // The compile job: what this compile produces is a function of it alone.
+  kiln::cache::CompileJob job;
+  job.source.kind = isTTIR ? kiln::cache::SourceKind::kTTIR
+                           : kiln::cache::SourceKind::kMLIRStage;
+  job.source.stage = isTTIR ? "" : "llvm";
+  // Locations are not printed, but TTIR argument names come from their
+  // NameLocs and land in metadata.json's signature: they are part of the
+  // source identity.
+  std::string canonicalText = canonicalModuleText(*module);
+  canonicalText += "\n// kiln.arg_names:";
+  for (const KernelArg &arg : ttSignature)
+    canonicalText += " " + arg.name;
+  job.source.contentHash = kiln::cache::hashSourceText(canonicalText);
+  job.source.entry = kernelName;
+  job.target.backend = "cuda";
+  job.target.arch = options.arch;
+  job.target.ptxVersion = options.ptxVersion;
+  job.target.warpSize = 32;
+  job.options.numWarps = options.numWarps;
+  job.options.numStages = options.numStages;
+  job.options.maxnreg = options.maxnreg;
+  job.options.optLevel = kiln::nvptx::NVPTXBackendOptions().optLevel;
+  job.options.fpFusion = options.fpFusion;
+  job.options.ftz = options.ftz;
+  kiln::pipelines::NVPTXPipelineOptions pipelineOptions;
+  pipelineOptions.numWarps = options.numWarps;
+  pipelineOptions.numStages = options.numStages;
+  pipelineOptions.arch = options.arch;
+  pipelineOptions.ptxVersion = options.ptxVersion;
+  std::string pipelineText;
+  if (isTTIR) {
+    mlir::PassManager printed(&context);
+    kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(printed, pipelineOptions);
+    pipelineText = printedPipeline(printed);
+  }
+  job.pipelineFingerprint = kiln::cache::pipelineFingerprint(pipelineText, {});
+  llvm::Expected<kiln::cache::JobToolchain> toolchain =
+      toolchainIdentity(*ptxas, options.libdevicePath);
+  if (!toolchain)
+    return fail(llvm::toString(toolchain.takeError()));
+  job.toolchain = *toolchain;
+  if (kiln::cache::Status valid = job.validate(); !valid.ok())
+    return fail("invalid compile job: " + valid.message());
+  const std::string jobKey = job.key();
+  if (outcome) {
+    outcome->jobKey = jobKey;
+    outcome->kernel = kernelName;
+    outcome->dir = dir;
+  }
+
+  auto compileToDir = [&]() -> int {
   llvm::SmallString<256> stagesDir(dir);
   if (options.stageDump)
     llvm::sys::path::append(stagesDir, "stages");
@@ -341,11 +489,6 @@ int runCompile(const CompileOptions &options) {
   int numWarps = options.numWarps;
   if (isTTIR) {
     Clock::time_point pipelineStart = Clock::now();
-    kiln::pipelines::NVPTXPipelineOptions pipelineOptions;
-    pipelineOptions.numWarps = options.numWarps;
-    pipelineOptions.numStages = options.numStages;
-    pipelineOptions.arch = options.arch;
-    pipelineOptions.ptxVersion = options.ptxVersion;
     mlir::PassManager pm(&context);
     kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(pm, pipelineOptions);
     pm.addInstrumentation(std::make_unique<StageDumper>(
@@ -438,6 +581,9 @@ int runCompile(const CompileOptions &options) {
   backendOptions.fpFusion = options.fpFusion;
   backendOptions.ptxasPath = *ptxas;
   backendOptions.libdevicePath = options.libdevicePath;
+  if (options.maxnreg > 0)
+    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
+                                            std::to_string(options.maxnreg));
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
       kiln::nvptx::compileToCubin(*module, backendOptions);
   if (!compiled)
@@ -459,6 +605,7 @@ int runCompile(const CompileOptions &options) {
   metadata.binarySize = compiled->cubin.size();
   metadata.binarySha256 = kiln::nvptx::sha256Hex(compiled->cubin);
   metadata.trailingNullPointers = trailingNullPointers;
+  metadata.jobKey = jobKey;
   if (const kiln::nvptx::PtxasFunctionInfo *info =
           compiled->findPtxasInfo(kernelName)) {
     metadata.registers = info->registers;
@@ -477,6 +624,8 @@ int runCompile(const CompileOptions &options) {
 
   if (options.timings)
     printTimingTable(timings);
+  if (options.quiet)
+    return 0;
   const kiln::nvptx::NVPTXStageTimings &b = timings.backend;
   llvm::outs() << llvm::formatv(
       "kiln: {0} -> {1} ({2}, PTX {3}.{4}, {5} registers, {6} B spilled, "
@@ -490,6 +639,12 @@ int runCompile(const CompileOptions &options) {
       ms(b.translateUs), ms(b.linkLibdeviceUs), ms(b.optimizeUs),
       ms(b.codegenUs), ms(b.ptxasUs));
   return 0;
+  };
+
+  if (!options.useCache || options.timings || options.stageDump)
+    return compileToDir();
+  return compileThroughCache(job, options, kernelName, dir, start,
+                             compileToDir, outcome);
 }
 
 int runToolchain(const std::string &ptxasPath,

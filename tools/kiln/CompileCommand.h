@@ -38,11 +38,32 @@ struct CompileOptions {
   bool timings = false;
   /// Write the module after every pipeline pass into <dir>/stages/.
   bool stageDump = false;
+  /// ptxas --maxrregcount; 0 = no limit.
+  int maxnreg = 0;
+  /// Look the job up in the compile cache and store what is compiled
+  /// (--no-cache turns it off; --timings and --stage-dump, which exist to
+  /// watch a compile happen, bypass it too).
+  bool useCache = true;
+  /// Cache root; empty: KILN_CACHE_DIR, then $XDG_CACHE_HOME/kiln or
+  /// ~/.cache/kiln (kiln::cache::resolveCacheRoot).
+  std::string cacheDir;
+  /// No summary line on stdout (kiln inspect compiles quietly).
+  bool quiet = false;
+};
+
+/// What runCompile() produced, for callers such as `kiln inspect`.
+struct CompileOutcome {
+  /// The compile job's key (also metadata.json's job_key).
+  std::string jobKey;
+  std::string kernel;
+  /// The artifact directory written.
+  std::string dir;
+  bool cacheHit = false;
 };
 
 /// Runs `kiln compile`; returns the process exit status (0 ok, 1 error).
 /// Diagnostics go to stderr, the summary (and --timings table) to stdout.
-int runCompile(const CompileOptions &options);
+int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr);
 
 /// `kiln toolchain`: prints the ptxas path and version and the libdevice
 /// path and SHA-256 (what a compile job records). Returns the exit status.

@@ -2,11 +2,14 @@
 //
 // `kiln compile FILE --target sm_90 --num-warps N --num-stages S [-o DIR]`
 // turns a TTIR kernel (or an LLVM + NVVM dialect module) into a kernel
-// artifact directory; `kiln toolchain` prints the CUDA tools a compile would
-// use and their identity (ptxas version, libdevice SHA-256).
+// artifact directory, through the compile cache unless --no-cache;
+// `kiln toolchain` prints the CUDA tools a compile would use and their
+// identity (ptxas version, libdevice SHA-256); `kiln inspect` prints a
+// stage's IR from the cache; `kiln cache ...` manages the cache.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -47,6 +50,78 @@ int main(int argc, char **argv) {
                        "print per-stage and per-pass times");
   compileCmd->add_flag("--stage-dump", compile.stageDump,
                        "write the IR after every pipeline pass to DIR/stages/");
+  compileCmd->add_option("--maxnreg", compile.maxnreg,
+                         "registers per thread limit for ptxas (0 = none)")
+      ->check(CLI::Range(0, 255))
+      ->capture_default_str();
+  compileCmd->add_option("--cache-dir", compile.cacheDir,
+                         "compile cache root (default: $KILN_CACHE_DIR, "
+                         "$XDG_CACHE_HOME/kiln, ~/.cache/kiln)");
+  bool noCache = false;
+  compileCmd->add_flag("--no-cache", noCache,
+                       "neither look up nor store in the compile cache");
+
+  // kiln inspect: the compile options that make up the job, again.
+  kiln::tool::CompileOptions inspect;
+  std::string inspectTarget, inspectStage;
+  bool inspectNoCache = false, inspectNoFpFusion = false;
+  CLI::App *inspectCmd = app.add_subcommand(
+      "inspect", "print a stage's IR of a compile job from the cache");
+  inspectCmd->add_option("KEY_OR_FILE", inspectTarget,
+                         "a cache key (64 hex digits) or an input file")
+      ->required();
+  inspectCmd->add_option("--stage", inspectStage,
+                         "kgpu, llvm, ll, ptx, metadata or manifest")
+      ->required();
+  inspectCmd->add_option("--target", inspect.arch, "SM architecture")
+      ->capture_default_str();
+  inspectCmd->add_option("--num-warps", inspect.numWarps, "warps per CTA")
+      ->capture_default_str();
+  inspectCmd->add_option("--num-stages", inspect.numStages, "pipelining stages")
+      ->capture_default_str();
+  inspectCmd->add_option("--ptx-version", inspect.ptxVersion, "PTX ISA x10")
+      ->capture_default_str();
+  inspectCmd->add_option("--kernel", inspect.kernel, "kernel to compile");
+  inspectCmd->add_option("--ptxas", inspect.ptxasPath, "ptxas binary");
+  inspectCmd->add_option("--libdevice", inspect.libdevicePath, "libdevice.10.bc");
+  inspectCmd->add_flag("--ftz", inspect.ftz, "flush f32 denormals");
+  inspectCmd->add_flag("--no-fp-fusion", inspectNoFpFusion, "no FMA contraction");
+  inspectCmd->add_option("--maxnreg", inspect.maxnreg, "ptxas register limit")
+      ->check(CLI::Range(0, 255));
+  inspectCmd->add_option("--cache-dir", inspect.cacheDir, "compile cache root");
+  inspectCmd->add_flag("--no-cache", inspectNoCache, "compile without the cache");
+
+  // kiln cache ...
+  kiln::tool::CacheCommandOptions cache;
+  CLI::App *cacheCmd = app.add_subcommand("cache", "manage the compile cache");
+  cacheCmd->require_subcommand(1);
+  cacheCmd->add_option("--cache-dir", cache.cacheDir,
+                       "cache root (default: $KILN_CACHE_DIR, $XDG_CACHE_HOME/kiln, "
+                       "~/.cache/kiln)");
+  CLI::App *lsCmd = cacheCmd->add_subcommand(
+      "ls", "list entries: key, kernel, target, options, size, last used");
+  lsCmd->add_flag("--json", cache.json, "JSON for scripts");
+  CLI::App *statCmd = cacheCmd->add_subcommand(
+      "stat", "entries, bytes, and hits/misses/compiles across all processes");
+  statCmd->add_flag("--json", cache.json, "JSON for scripts");
+  CLI::App *verifyCmd = cacheCmd->add_subcommand(
+      "verify", "check every entry's checksums; quarantine bad ones (exit 1)");
+  CLI::App *gcCmd = cacheCmd->add_subcommand(
+      "gc", "evict least recently used entries, remove interrupted publishes");
+  gcCmd->add_option("--max-size", cache.maxSize,
+                    "size cap, e.g. 10G, 500M, 4096 (default: no eviction)");
+  gcCmd->add_option("--tmp-age", cache.tmpAgeMinutes,
+                    "remove temp dirs older than this many minutes")
+      ->capture_default_str();
+  CLI::App *exportCmd = cacheCmd->add_subcommand(
+      "export", "write entries (all, or the given keys) to a tar archive");
+  exportCmd->add_option("FILE", cache.archive, "archive to write")->required();
+  exportCmd->add_option("KEYS", cache.keys, "keys to export (default: all)");
+  CLI::App *importCmd = cacheCmd->add_subcommand(
+      "import", "verify and add the entries of an exported archive");
+  importCmd->add_option("FILE", cache.archive, "archive to read")->required();
+  for (CLI::App *sub : {lsCmd, statCmd, verifyCmd, gcCmd, exportCmd, importCmd})
+    sub->add_option("--cache-dir", cache.cacheDir, "cache root");
 
   std::string ptxasPath, libdevicePath;
   CLI::App *toolchainCmd = app.add_subcommand(
@@ -63,7 +138,19 @@ int main(int argc, char **argv) {
   if (compileCmd->parsed()) {
     compile.fpFusion = !noFpFusion;
     compile.numWarpsGiven = numWarps->count() > 0;
+    compile.useCache = !noCache;
     return kiln::tool::runCompile(compile);
+  }
+  if (inspectCmd->parsed()) {
+    inspect.fpFusion = !inspectNoFpFusion;
+    inspect.useCache = !inspectNoCache;
+    inspect.numWarpsGiven = inspectCmd->get_option("--num-warps")->count() > 0;
+    return kiln::tool::runInspect(inspectTarget, inspectStage, inspect);
+  }
+  if (cacheCmd->parsed()) {
+    for (CLI::App *sub : cacheCmd->get_subcommands())
+      cache.subcommand = sub->get_name();
+    return kiln::tool::runCacheCommand(cache);
   }
   if (toolchainCmd->parsed())
     return kiln::tool::runToolchain(ptxasPath, libdevicePath);

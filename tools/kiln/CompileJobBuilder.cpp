@@ -1,0 +1,106 @@
+//===- CompileJobBuilder.cpp - the compile job of `kiln compile` ----------===//
+
+#include "tools/kiln/CompileJobBuilder.h"
+
+#include "cache/Version.h"
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <elf.h>
+#include <link.h>
+
+namespace kiln::tool {
+namespace {
+
+/// The GNU build ID of the running executable (hex), or "" if it has none.
+/// kiln's passes and pipelines link statically into the executable, so any
+/// change to the compiler's code changes it: a rebuilt kiln never reuses
+/// entries of an older build, even at the same kKilnVersion.
+std::string executableBuildId() {
+  std::string id;
+  dl_iterate_phdr(
+      [](struct dl_phdr_info *info, size_t, void *data) -> int {
+        auto &out = *static_cast<std::string *>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE)
+            continue;
+          const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+          const char *end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            auto *note = reinterpret_cast<const ElfW(Nhdr) *>(p);
+            const char *name = p + sizeof(ElfW(Nhdr));
+            const char *desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
+              static const char hex[] = "0123456789abcdef";
+              for (unsigned j = 0; j < note->n_descsz; ++j) {
+                unsigned char byte = static_cast<unsigned char>(desc[j]);
+                out += hex[byte >> 4];
+                out += hex[byte & 15];
+              }
+              return 1;
+            }
+            p = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1; // the first object is the executable: stop either way
+      },
+      &id);
+  return id;
+}
+
+} // namespace
+
+std::string canonicalModuleText(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mlir::OpPrintingFlags flags;
+  flags.enableDebugInfo(/*enable=*/false);
+  flags.printNameLocAsPrefix(false);
+  module->print(os, flags);
+  return text;
+}
+
+std::string printedPipeline(const mlir::OpPassManager &pm) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
+}
+
+llvm::Expected<kiln::cache::JobToolchain>
+toolchainIdentity(const std::string &ptxasPath,
+                  const std::string &libdevicePath) {
+  kiln::cache::JobToolchain toolchain;
+  static const std::string buildId = executableBuildId();
+  toolchain.kilnVersion = std::string(kiln::kKilnVersion) +
+                          (buildId.empty() ? "" : "+build." + buildId);
+  toolchain.llvmVersion = LLVM_VERSION_STRING;
+  llvm::Expected<std::string> ptxas = kiln::nvptx::getPtxasVersion(ptxasPath);
+  if (!ptxas)
+    return ptxas.takeError();
+  toolchain.ptxasVersion = *ptxas;
+  llvm::Expected<std::string> libdevice =
+      kiln::nvptx::findLibdevice(libdevicePath);
+  if (!libdevice) {
+    // Not fatal here: a kernel that calls no __nv_* needs no libdevice, and
+    // one that does fails in the backend with the same message.
+    llvm::consumeError(libdevice.takeError());
+    return toolchain;
+  }
+  llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*libdevice);
+  if (!hash)
+    return hash.takeError();
+  toolchain.libdeviceSha256 = *hash;
+  return toolchain;
+}
+
+} // namespace kiln::tool

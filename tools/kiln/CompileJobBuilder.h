@@ -1,0 +1,48 @@
+//===- CompileJobBuilder.h - the compile job of `kiln compile` --*- C++ -*-===//
+//
+// The compiler-side pieces of a kiln::cache::CompileJob, which only code that
+// sees MLIR can compute: the canonical printed module (no locations: kiln
+// emits no line info yet), the pipeline fingerprint (the PassManager's
+// fully expanded textual pipeline plus plugin identities; no plugins are
+// loaded by `kiln compile` today) and the toolchain identity (LLVM version,
+// ptxas version text, libdevice SHA-256). Configuration is read here, once;
+// no pass reads the environment.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_KILN_COMPILEJOBBUILDER_H
+#define KILN_TOOLS_KILN_COMPILEJOBBUILDER_H
+
+#include "cache/CompileJob.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+class OpPassManager;
+} // namespace mlir
+
+namespace kiln::tool {
+
+/// The module printed in MLIR's custom form without locations (attribute
+/// dictionaries print sorted and SSA names are renumbered, so attribute
+/// order, value names and `loc(...)` of the input do not change it).
+std::string canonicalModuleText(mlir::ModuleOp module);
+
+/// `pm.printAsTextualPipeline()`: every pass with every option.
+std::string printedPipeline(const mlir::OpPassManager &pm);
+
+/// kiln's version plus the executable's GNU build ID ("0.1.0+build.<hex>"),
+/// LLVM_VERSION_STRING, `ptxas --version` of `ptxasPath` and
+/// the SHA-256 of the libdevice findLibdevice(`libdevicePath`) picks (empty
+/// if none is found: a compile that needs it then fails anyway). Errors:
+/// ptxas cannot be run, or libdevice cannot be read.
+llvm::Expected<kiln::cache::JobToolchain>
+toolchainIdentity(const std::string &ptxasPath,
+                  const std::string &libdevicePath);
+
+} // namespace kiln::tool
+
+#endif // KILN_TOOLS_KILN_COMPILEJOBBUILDER_H
