@@ -3,11 +3,15 @@ package(default_visibility = ["//visibility:public"])
 
 exports_files(glob(["bin/*"], exclude_directories = 1))
 
-# Headers of LLVM and MLIR with the shared libMLIR.so / libLLVM.so. Tests and
-# the developer build link these (fast links); the portable build links the
-# static archives instead.
+# `--define=kiln_link=static` (`--config=portable`): link the static archives.
+config_setting(
+    name = "static_link",
+    define_values = {"kiln_link": "static"},
+)
+
+# Headers of LLVM and MLIR, no libraries.
 cc_library(
-    name = "mlir",
+    name = "headers",
     hdrs = glob([
         "include/llvm/**/*.h",
         "include/llvm/**/*.def",
@@ -19,12 +23,53 @@ cc_library(
         "include/mlir-c/**/*.h",
     ]),
     includes = ["include"],
+)
+
+# The shared libMLIR.so / libLLVM.so with an rpath to the prefix. Tests and
+# the developer build link these (fast links).
+cc_library(
+    name = "mlir_shared",
     linkopts = [
         "-L%{prefix_lib}",
         "-Wl,-rpath,%{prefix_lib}",
         "-lMLIR",
         "-lLLVM",
     ],
+    deps = [":headers"],
+)
+
+# The static libMLIR*.a + libLLVM*.a archives in one group, static libstdc++
+# and libgcc, and static system libraries where an archive exists
+# (static/: found %{static_found}; missing %{static_missing}). A binary
+# linked with it needs only glibc (libc, libm, libdl, libpthread, librt) at
+# run time. Used by `--config=portable` (docs/PORTABLE.md).
+cc_library(
+    name = "mlir_static",
+    linkopts = [
+        "-L%{static_dir}",
+        "-static-libstdc++",
+        "-static-libgcc",
+        "-Wl,--gc-sections",
+        "-Wl,--start-group",
+%{static_archives}
+        "-Wl,--end-group",
+        %{static_syslibs},
+        "-lrt",
+        "-ldl",
+        "-lm",
+        "-lpthread",
+    ],
+    deps = [":headers"],
+)
+
+# What kiln's libraries depend on: the shared libraries by default, the
+# static archives under `--define=kiln_link=static`.
+cc_library(
+    name = "mlir",
+    deps = select({
+        ":static_link": [":mlir_static"],
+        "//conditions:default": [":mlir_shared"],
+    }),
 )
 
 filegroup(
