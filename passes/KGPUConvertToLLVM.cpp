@@ -30,6 +30,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KGPUCONVERTTOLLVM
@@ -1340,6 +1341,91 @@ struct GatherLowering : KPattern<tt::GatherOp> {
   }
 };
 
+/// tt.assert: where any element of the condition is false, the thread
+/// calls the CUDA device runtime's `__assertfail(message, file, line,
+/// function, charSize)` (the entry point the CUDA C `assert` uses), which
+/// stops the kernel with the message. File and line come from the op's
+/// location.
+struct AssertLowering : KPattern<tt::AssertOp> {
+  using KPattern::KPattern;
+
+  static Value globalString(OpBuilder &b, Location loc, ModuleOp module,
+                            StringRef prefix, StringRef text) {
+    std::string value = text.str();
+    value.push_back('\0');
+    std::string name =
+        (prefix + "_" + llvm::utohexstr(llvm::hash_value(value))).str();
+    auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), value.size());
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      global = LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                                      LLVM::Linkage::Internal, name,
+                                      b.getStringAttr(value), /*alignment=*/1,
+                                      /*addrSpace=*/1);
+    }
+    Value addr = LLVM::AddressOfOp::create(b, loc, global);
+    return LLVM::AddrSpaceCastOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+  }
+
+  LogicalResult
+  matchAndRewrite(tt::AssertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    Value ok = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                        rewriter.getBoolAttr(true));
+    for (Value c : unpack(rewriter, loc, adaptor.getCondition()))
+      ok = LLVM::AndOp::create(rewriter, loc, ok, c);
+    std::string file = "<unknown>";
+    int line = 0;
+    if (auto flc = dyn_cast<FileLineColLoc>(loc)) {
+      file = flc.getFilename().str();
+      line = flc.getLine();
+    } else if (auto fused = loc->findInstanceOf<FileLineColLoc>()) {
+      file = fused.getFilename().str();
+      line = fused.getLine();
+    }
+    // The enclosing function may already be an llvm.func.
+    std::string function = "<kernel>";
+    if (auto fn = op->getParentOfType<tt::FuncOp>())
+      function = fn.getName().str();
+    else if (auto llvmFn = op->getParentOfType<LLVM::LLVMFuncOp>())
+      function = llvmFn.getName().str();
+
+    Block *cur = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
+    Block *fail = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(cur);
+    LLVM::CondBrOp::create(rewriter, loc, ok, after, fail);
+    rewriter.setInsertionPointToEnd(fail);
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext());
+    auto fnTy = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(rewriter.getContext()),
+        {ptrTy, ptrTy, rewriter.getI32Type(), ptrTy, rewriter.getI64Type()});
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("__assertfail");
+    if (!callee) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      callee = LLVM::LLVMFuncOp::create(rewriter, loc, "__assertfail", fnTy);
+    }
+    Value args[] = {
+        globalString(rewriter, loc, module, "kgpu_assert_msg", op.getMessage()),
+        globalString(rewriter, loc, module, "kgpu_assert_file", file),
+        i32Const(rewriter, loc, line),
+        globalString(rewriter, loc, module, "kgpu_assert_func", function),
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                 rewriter.getI64IntegerAttr(1))};
+    LLVM::CallOp::create(rewriter, loc, callee, args);
+    LLVM::BrOp::create(rewriter, loc, after);
+    rewriter.setInsertionPointToStart(after);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct UnsplatLowering : KPattern<tt::UnsplatOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1684,7 +1770,7 @@ bool isSupported(Operation *op) {
              tt::ExternElementwiseOp, kgpu::ConvertLayoutOp, tt::ScanOp,
              tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::TransOp,
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
-             tt::UnsplatOp>(op);
+             tt::UnsplatOp, tt::AssertOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -1842,7 +1928,8 @@ struct KGPUConvertToLLVM
                  ReduceLowering, ConvertLayoutLowering, ScanLowering,
                  AtomicRMWLowering, AtomicCASLowering, TransLowering,
                  ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
-                 GatherLowering, UnsplatLowering>(converter, ctx, l);
+                 GatherLowering, UnsplatLowering, AssertLowering>(converter,
+                                                                    ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic

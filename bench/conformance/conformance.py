@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential conformance (and speed) of kiln against Triton on the GPU.
 
-For each TTIR file, kiln's artifact (compiled on the build machine by
+For each TTIR file (each in a fresh process), kiln's artifact (compiled on the build machine by
 `kiln compile`, carried here as DIR/<name>/{metadata.json,<name>.cubin}) and
 Triton 3.6's own compile of the same file with the same num_warps/num_stages
 are launched with the same grid, scalars and random input buffers; every
@@ -230,6 +230,30 @@ def bench(kiln, ttir_dir, art_dir):
     return rows
 
 
+def run_isolated(args, path):
+    """Runs one file's comparison in a fresh process: a kernel that faults,
+    or a compiler that aborts, cannot take the other files down with it."""
+    import subprocess
+    cmd = [sys.executable, os.path.abspath(__file__), "--one", path,
+           "--kiln-out", args.kiln_out, "--runtime-lib", args.runtime_lib,
+           "--ttir", *args.ttir]
+    name = os.path.basename(path)[:-5]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return {"kernel": name, "parsed": False, "compiled": False, "ran": False,
+                "matched": False, "error": "timed out after 300 s"}
+    sys.stderr.write(proc.stderr)
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    tail = " | ".join(proc.stderr.strip().splitlines()[-2:])
+    meta = os.path.exists(os.path.join(args.kiln_out, name, "metadata.json"))
+    return {"kernel": name, "parsed": True, "compiled": meta, "ran": False,
+            "matched": False,
+            "error": f"process exited with {proc.returncode}: {tail}"}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--ttir", required=True, nargs="+",
@@ -238,24 +262,31 @@ def main():
     p.add_argument("--runtime-lib", required=True)
     p.add_argument("--json")
     p.add_argument("--bench", action="store_true")
+    p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
-    kiln = Kiln(a.runtime_lib)
+    if a.one:
+        kiln = Kiln(a.runtime_lib)
+        results = []
+        run_one(kiln, a.one, a.kiln_out, results)
+        print(json.dumps(results[0]), flush=True)
+        return
     results = []
     files = sorted(os.path.join(d, f) for d in a.ttir for f in os.listdir(d)
                    if f.endswith(".ttir"))
     for path in files:
-        if True:
-            row = run_one(kiln, path, a.kiln_out, results)
-            flags = " ".join(f"{k}={'yes' if row[k] else 'no'}"
-                             for k in ("parsed", "compiled", "ran", "matched"))
-            extra = row.get("note") or row.get("error") or ", ".join(row.get("mismatch", []))
-            print(f"{row['kernel']:55s} {flags} {extra}".rstrip(), flush=True)
+        row = run_isolated(a, path)
+        results.append(row)
+        flags = " ".join(f"{k}={'yes' if row[k] else 'no'}"
+                         for k in ("parsed", "compiled", "ran", "matched"))
+        extra = row.get("note") or row.get("error") or ", ".join(row.get("mismatch", []))
+        print(f"{row['kernel']:55s} {flags} {extra}".rstrip(), flush=True)
     n = len(results)
     print(f"conformance: {n} files, {sum(r['parsed'] for r in results)} parsed, "
           f"{sum(r['compiled'] for r in results)} compiled, {sum(r['ran'] for r in results)} ran, "
           f"{sum(r['matched'] for r in results)} matched")
     out = {"conformance": results}
     if a.bench:
+        kiln = Kiln(a.runtime_lib)
         rows = bench(kiln, a.ttir[0], a.kiln_out)
         out["bench"] = rows
         print("| kernel | kiln ms | Triton ms | kiln GB/s | Triton GB/s | kiln/Triton throughput |")

@@ -99,3 +99,24 @@ tt.func public @reduce_in_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o
   tt.store %out, %acc : !tt.ptr<f32>
   tt.return
 }
+
+// -----
+
+// tt.assert: where any element of the condition is false the thread calls
+// the CUDA device runtime's __assertfail with the message, the file and
+// line of the op's location and the kernel's name.
+// CHECK-DAG: llvm.mlir.global internal constant @kgpu_assert_msg_{{[0-9A-F]+}}("index out of bounds\00") {addr_space = 1 : i32
+// CHECK-DAG: llvm.mlir.global internal constant @kgpu_assert_file_{{[0-9A-F]+}}("k.py\00") {addr_space = 1 : i32
+// CHECK-DAG: llvm.mlir.global internal constant @kgpu_assert_func_{{[0-9A-F]+}}("assert_kernel\00") {addr_space = 1 : i32
+// CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
+// CHECK-LABEL: llvm.func @assert_kernel
+// CHECK: llvm.cond_br %{{.*}}, ^[[OK:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
+// CHECK: ^[[FAIL]]:
+// CHECK: llvm.call @__assertfail
+tt.func public @assert_kernel(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %c = arith.constant dense<100> : tensor<128xi32>
+  %ok = arith.cmpi slt, %r, %c : tensor<128xi32>
+  tt.assert %ok, "index out of bounds" : tensor<128xi1> loc("k.py":7:3)
+  tt.return
+}
