@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 corpus="${KILN_CORPUS_DIR:-../shared/corpus}/ttir"
 bazel build //tools/kiln:kiln >/dev/null
+# The bazel-bin symlink follows the last build's configuration; ask Bazel.
+kiln="$(bazel info bazel-bin 2>/dev/null)/tools/kiln/kiln"
 rm -rf .kiln/gpu/ttir .kiln/gpu/out
 mkdir -p .kiln/gpu/ttir .kiln/gpu/out
 cp "$corpus"/*.ttir "$corpus"/*.json bench/conformance/kernels/* .kiln/gpu/ttir/
@@ -17,7 +19,7 @@ for f in .kiln/gpu/ttir/*.ttir; do
   n="$(basename "$f" .ttir)"
   read -r w s < <(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['num_warps'], j['num_stages'])" "${f%.ttir}.json")
   mkdir -p ".kiln/gpu/out/$n"
-  if bazel-bin/tools/kiln/kiln compile "$f" --target sm_90 --num-warps "$w" --num-stages "$s" --ftz \
+  if "$kiln" compile "$f" --target sm_90 --num-warps "$w" --num-stages "$s" --ftz \
       -o ".kiln/gpu/out/$n" > ".kiln/gpu/out/$n/compile.log" 2>&1; then
     echo compiled > ".kiln/gpu/out/$n/status.txt"
   else

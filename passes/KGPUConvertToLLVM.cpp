@@ -1426,6 +1426,167 @@ struct AssertLowering : KPattern<tt::AssertOp> {
   }
 };
 
+/// tt.dot on CUDA cores: A and B go to shared memory (row-major), then a
+/// loop over K multiplies into the accumulator elements each thread holds,
+/// in f32 (i32 for i8 operands). Any operand and accumulator layout works.
+/// f32 operands with inputPrecision = tf32 are rounded to tf32 first
+/// (cvt.rna.tf32.f32), as tensor cores would see them. Correct for every
+/// shape the verifier accepts; tensor cores (mma.sync / wgmma) are the next
+/// step for speed.
+struct DotLowering : KPattern<tt::DotOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    auto cT = op.getC().getType();
+    if (aT.getRank() != 2)
+      return op.emitError() << "batched (3-D) tt.dot is not supported by the "
+                               "NVPTX lowering yet";
+    Type elem = aT.getElementType();
+    bool isInt = elem.isInteger(8);
+    if (!(elem.isF16() || elem.isBF16() || elem.isF32() || isInt) ||
+        bT.getElementType() != elem)
+      return op.emitError() << "tt.dot on " << elem << " x "
+                            << bT.getElementType()
+                            << " operands is not supported by the NVPTX "
+                               "lowering yet";
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    Type mem = getTypeConverter()->convertType(elem);
+    int64_t base = offsetAttr.getInt();
+
+    // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
+    if (inLoop(op))
+      l.target->barrier(rewriter, loc);
+    auto store = [&](Value converted, RankedTensorType type, int64_t first) {
+      SmallVector<Value> vals = unpack(rewriter, loc, converted);
+      auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+      for (auto [i, ix] : llvm::enumerate(idx)) {
+        Value lin = LLVM::AddOp::create(
+            rewriter, loc, linearIndex(rewriter, loc, ix, type.getShape()),
+            i32Const(rewriter, loc, first));
+        LLVM::StoreOp::create(rewriter, loc, vals[i],
+                              smemAddress(rewriter, loc, l, base, mem, lin));
+      }
+    };
+    store(adaptor.getA(), aT, 0);
+    store(adaptor.getB(), bT, M * K);
+    l.target->barrier(rewriter, loc);
+
+    // 2. The accumulator elements of this thread, grouped by row and column.
+    auto cIdx = emitIndices(rewriter, loc, l, cT.getEncoding(), cT.getShape());
+    auto cOff = kgpu::getElemOffsets(cT.getEncoding(), cT.getShape());
+    SmallVector<int64_t> rowKeys, colKeys;
+    SmallVector<Value> rowIdx, colIdx;
+    SmallVector<unsigned> rowOf, colOf;
+    for (auto [e, off] : llvm::enumerate(cOff)) {
+      auto r = llvm::find(rowKeys, off[0]);
+      if (r == rowKeys.end()) {
+        rowKeys.push_back(off[0]);
+        rowIdx.push_back(cIdx[e][0]);
+        r = rowKeys.end() - 1;
+      }
+      rowOf.push_back(r - rowKeys.begin());
+      auto c = llvm::find(colKeys, off[1]);
+      if (c == colKeys.end()) {
+        colKeys.push_back(off[1]);
+        colIdx.push_back(cIdx[e][1]);
+        c = colKeys.end() - 1;
+      }
+      colOf.push_back(c - colKeys.begin());
+    }
+    Type accTy = isInt ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
+    Type cElem = getTypeConverter()->convertType(cT.getElementType());
+    SmallVector<Value> init;
+    for (Value v : unpack(rewriter, loc, adaptor.getC()))
+      init.push_back(toAcc(rewriter, loc, v, accTy));
+    bool tf32 = elem.isF32() &&
+                op.getInputPrecision() == tt::InputPrecision::TF32;
+
+    // 3. for k in [0, K): acc[e] += A[row(e), k] * B[k, col(e)]
+    auto loop = scf::ForOp::create(rewriter, loc, i32Const(rewriter, loc, 0),
+                                   i32Const(rewriter, loc, K),
+                                   i32Const(rewriter, loc, 1), init);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      auto operand = [&](Value lin) {
+        Value v = LLVM::LoadOp::create(rewriter, loc, mem,
+                                       smemAddress(rewriter, loc, l, base, mem, lin));
+        v = toAcc(rewriter, loc, v, accTy);
+        if (tf32)
+          v = roundToTF32(rewriter, loc, v);
+        return v;
+      };
+      SmallVector<Value> aVals, bVals;
+      for (Value m : rowIdx)
+        aVals.push_back(operand(LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, m, i32Const(rewriter, loc, K)), k)));
+      for (Value n : colIdx)
+        bVals.push_back(operand(LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::AddOp::create(
+                rewriter, loc,
+                LLVM::MulOp::create(rewriter, loc, k, i32Const(rewriter, loc, N)), n),
+            i32Const(rewriter, loc, M * K))));
+      SmallVector<Value> next;
+      for (auto [e, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
+        Value a = aVals[rowOf[e]], b = bVals[colOf[e]];
+        if (isInt)
+          next.push_back(LLVM::AddOp::create(
+              rewriter, loc, acc, LLVM::MulOp::create(rewriter, loc, a, b)));
+        else
+          next.push_back(LLVM::FMAOp::create(rewriter, loc, a, b, acc));
+      }
+      scf::YieldOp::create(rewriter, loc, next);
+    }
+    SmallVector<Value> out;
+    for (Value v : loop.getResults())
+      out.push_back(fromAcc(rewriter, loc, v, cElem));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()), out));
+    return success();
+  }
+
+  static Value toAcc(OpBuilder &b, Location loc, Value v, Type acc) {
+    Type t = v.getType();
+    if (t == acc)
+      return v;
+    if (acc.isInteger(32))
+      return LLVM::SExtOp::create(b, loc, acc, v);
+    return LLVM::FPExtOp::create(b, loc, acc, v);
+  }
+
+  static Value fromAcc(OpBuilder &b, Location loc, Value v, Type elem) {
+    if (v.getType() == elem)
+      return v;
+    if (elem.isInteger())
+      return LLVM::TruncOp::create(b, loc, elem, v);
+    if (bitWidth(elem) > 32)
+      return LLVM::FPExtOp::create(b, loc, elem, v);
+    return LLVM::FPTruncOp::create(b, loc, elem, v);
+  }
+
+  /// PTX ISA 9.7.9.21 cvt.rna.tf32.f32: f32 rounded to tf32 (10-bit
+  /// mantissa), kept in a 32-bit register.
+  static Value roundToTF32(OpBuilder &b, Location loc, Value v) {
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, b.getI32Type(),
+        ValueRange{LLVM::BitcastOp::create(b, loc, b.getI32Type(), v)},
+        "cvt.rna.tf32.f32 $0, $1;", "=r,r", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    return LLVM::BitcastOp::create(b, loc, b.getF32Type(), asmOp.getResult(0));
+  }
+};
+
 struct UnsplatLowering : KPattern<tt::UnsplatOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1770,7 +1931,7 @@ bool isSupported(Operation *op) {
              tt::ExternElementwiseOp, kgpu::ConvertLayoutOp, tt::ScanOp,
              tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::TransOp,
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
-             tt::UnsplatOp, tt::AssertOp>(op);
+             tt::UnsplatOp, tt::AssertOp, tt::DotOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -1868,6 +2029,14 @@ struct KGPUConvertToLLVM
         op->setAttr(kSmemOffsetAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
         smemBytes += 16;
+      } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        auto a = dot.getA().getType(), b = dot.getB().getType();
+        Type e = memoryType(a.getElementType());
+        unsigned bits = e.isIntOrFloat() ? e.getIntOrFloatBitWidth() : 8;
+        op->setAttr(kSmemOffsetAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+        smemBytes += llvm::alignTo(
+            (a.getNumElements() + b.getNumElements()) * bits / 8, 16);
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op)) {
         // Room for every operand, one after the other.
@@ -1893,12 +2062,17 @@ struct KGPUConvertToLLVM
     module->setAttr(kgpu::KGPUDialect::kSharedAttrName,
                     IntegerAttr::get(IntegerType::get(ctx, 32), smemBytes));
     if (smemBytes > 0) {
+      // Dynamic shared memory (PTX `.extern .shared ... []`): its size is
+      // the module's kgpu.shared, which becomes metadata.json's shared_bytes
+      // and the launch's dynamic shared memory (opted in above 48 KiB by the
+      // runtime), so a kernel is not limited to 48 KiB of static shared
+      // memory and none is allocated twice.
       OpBuilder b(ctx);
       b.setInsertionPointToStart(module.getBody());
-      auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), smemBytes);
+      auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
       l.smem = LLVM::GlobalOp::create(
           b, module.getLoc(), arrayTy, /*isConstant=*/false,
-          LLVM::Linkage::Internal, "kgpu_shared_memory", Attribute(),
+          LLVM::Linkage::External, "kgpu_shared_memory", Attribute(),
           /*alignment=*/16, targetInfo->getSharedAddressSpace());
     }
 
@@ -1928,8 +2102,8 @@ struct KGPUConvertToLLVM
                  ReduceLowering, ConvertLayoutLowering, ScanLowering,
                  AtomicRMWLowering, AtomicCASLowering, TransLowering,
                  ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
-                 GatherLowering, UnsplatLowering, AssertLowering>(converter,
-                                                                    ctx, l);
+                 GatherLowering, UnsplatLowering, AssertLowering,
+                 DotLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic

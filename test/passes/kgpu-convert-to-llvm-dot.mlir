@@ -1,0 +1,37 @@
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm | FileCheck %s --enable-var-scope
+// RUN: not kiln-opt %S/Inputs/unsupported-dot.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=UNSUP
+
+// tt.dot on CUDA cores: A (32x16 f16) and B (16x32 f16) to dynamic shared
+// memory (2048 bytes), one barrier, then a loop over K whose iteration
+// multiplies f32-extended operands into the thread's accumulators.
+// CHECK: kgpu.shared = 2048 : i32
+// CHECK: llvm.mlir.global external @kgpu_shared_memory() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @dot_f16
+// CHECK: nvvm.barrier0
+// CHECK: scf.for
+// CHECK: llvm.fpext {{.*}} : f16 to f32
+// CHECK: llvm.intr.fma
+// CHECK: scf.yield
+tt.func public @dot_f16(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %p: !tt.ptr<f32>) {
+  %c = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tt.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  tt.store %ps, %d : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// f32 operands with inputPrecision = tf32 are rounded to tf32 first.
+// CHECK-LABEL: llvm.func @dot_tf32
+// CHECK: "cvt.rna.tf32.f32 $0, $1;"
+// CHECK: llvm.intr.fma
+tt.func public @dot_tf32(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %p: !tt.ptr<f32>) {
+  %c = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
+
+// UNSUP: error: tt.dot on 'f8E4M3FN' x 'f8E4M3FN' operands is not supported by the NVPTX lowering yet
