@@ -147,6 +147,37 @@ kiln_status kiln_kernel_open(kiln_runtime* runtime, const char* artifact_dir, in
   });
 }
 
+kiln_status kiln_kernel_open_cached(kiln_runtime* runtime, const char* cache_root,
+                                    const char* key, int device, kiln_kernel** out) {
+  return guarded([&] {
+    if (!runtime || !cache_root || !key || !out)
+      return invalid("kiln_kernel_open_cached: runtime, cache_root, key or out is null");
+    *out = nullptr;
+    Expected<Kernel> k = runtime->rt->openCached(cache_root, key, device);
+    if (!k)
+      return report(k.status());
+    *out = new kiln_kernel{std::move(*k)};
+    return KILN_OK;
+  });
+}
+
+kiln_status kiln_kernel_read_text(kiln_kernel* kernel, const char* name, char* buf,
+                                  size_t capacity, size_t* needed) {
+  return guarded([&] {
+    if (!kernel || !name || !needed)
+      return invalid("kiln_kernel_read_text: kernel, name or needed is null");
+    Expected<std::string> text = kernel->kernel.readArtifactText(name);
+    if (!text)
+      return report(text.status());
+    *needed = text->size() + 1;
+    if (buf && capacity >= text->size() + 1)
+      std::memcpy(buf, text->c_str(), text->size() + 1);
+    else if (buf)
+      return invalid("kiln_kernel_read_text: buffer too small (see *needed)");
+    return KILN_OK;
+  });
+}
+
 void kiln_kernel_release(kiln_kernel* kernel) {
   try {
     delete kernel;

@@ -336,6 +336,41 @@ Expected<KernelMetadata> readKernelMetadata(const std::string& artifactDir) {
   return parseKernelMetadata(text.str(), path);
 }
 
+Expected<std::string> artifactTextFileName(const std::string& kernel, std::string_view name) {
+  if (name == "kgpu")
+    return kernel + ".kgpu.mlir";
+  if (name == "llvm")
+    return kernel + ".llvm.mlir";
+  if (name == "ll")
+    return kernel + ".ll";
+  if (name == "ptx")
+    return kernel + ".ptx";
+  return Status(StatusCode::kInvalidArgument,
+                "unknown artifact text '" + std::string(name) +
+                    "': expected kgpu (<kernel>.kgpu.mlir), llvm (<kernel>.llvm.mlir), "
+                    "ll (<kernel>.ll) or ptx (<kernel>.ptx)");
+}
+
+Expected<std::string> readMetadataJobKey(const std::string& artifactDir) {
+  std::string path = artifactDir + "/" + kMetadataFileName;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status(StatusCode::kNotFound, "cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad())
+    return Status(StatusCode::kNotFound, "error reading " + path);
+  json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object())
+    return Status(StatusCode::kMetadataError, path + ": not a JSON object");
+  auto it = doc.find("job_key");
+  if (it == doc.end())
+    return std::string();
+  if (!it->is_string())
+    return Status(StatusCode::kMetadataError, path + ": field 'job_key' must be a string");
+  return it->get<std::string>();
+}
+
 std::string kernelMetadataToJson(const KernelMetadata& m) {
   json sig = json::array();
   for (const SignatureEntry& e : m.signature)

@@ -131,6 +131,23 @@ Expected<KernelMetadata> parseKernelMetadata(std::string_view jsonText, std::str
 /// read.
 Expected<KernelMetadata> readKernelMetadata(const std::string& artifactDir);
 
+/// The inspection texts `kiln compile` writes beside metadata.json (the
+/// runtime never reads them on its own; see Kernel::readArtifactText):
+/// "kgpu" -> `<kernel>.kgpu.mlir` (kgpu dialect, after layout assignment),
+/// "llvm" -> `<kernel>.llvm.mlir` (LLVM dialect), "ll" -> `<kernel>.ll`
+/// (LLVM IR), "ptx" -> `<kernel>.ptx`.
+inline constexpr const char* kArtifactTextNames[] = {"kgpu", "llvm", "ll", "ptx"};
+
+/// The file name of inspection text `name` (one of kArtifactTextNames) for
+/// `kernel`; kInvalidArgument naming the valid names otherwise.
+Expected<std::string> artifactTextFileName(const std::string& kernel, std::string_view name);
+
+/// Reads `<artifactDir>/metadata.json` as JSON and returns only its
+/// `job_key` ("" if absent), without validating the rest (the full check is
+/// hydration's). kNotFound if the file cannot be read, kMetadataError if it
+/// is not a JSON object or job_key is not a string.
+Expected<std::string> readMetadataJobKey(const std::string& artifactDir);
+
 /// The metadata as kiln-kernel/1 JSON (what the compiler writes; used by
 /// tests and the GPU test's artifact generator). parseKernelMetadata() of
 /// the result gives back equal metadata.

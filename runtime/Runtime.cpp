@@ -1,13 +1,17 @@
 // Runtime.cpp: kernel entries, their transitions, refcounting and launches.
 #include "runtime/Runtime.h"
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -380,6 +384,87 @@ Expected<Kernel> Runtime::getKernel(const std::string& artifactDir, int device) 
   return Kernel(entry);
 }
 
+// The cache's layout and key format are spelled out here rather than taken
+// from //cache: cache::Store::entryDir() is a member of an opened Store (and
+// opening one creates the layout, a write), and linking //cache:job for
+// cache::isValidKey would break the scripts that build runtime/*.cpp alone
+// (tools/demo/build_demo.sh, test/runtime/build_gpu_test.sh,
+// bench/runtime/build.sh). test/runtime/CachedKernelTest.cpp checks both
+// against the cache library (isValidKey, Store::publish, Store::entryDir).
+std::string cachedEntryDir(const std::string& cacheRoot, const std::string& key) {
+  std::string root = cacheRoot;
+  while (root.size() > 1 && root.back() == '/')
+    root.pop_back();
+  return root + "/v1/" + key.substr(0, 2) + "/" + key;
+}
+
+namespace {
+
+/// Why `key` is not a job key ("" if it is one).
+std::string badKeyReason(const std::string& key) {
+  if (key.size() != 64)
+    return "it has " + std::to_string(key.size()) + " characters";
+  for (size_t i = 0; i < key.size(); ++i) {
+    char c = key[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+      return "character " + std::to_string(i) + " is '" + std::string(1, c) + "'";
+  }
+  return "";
+}
+
+bool isDirectory(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+} // namespace
+
+Expected<Kernel> Runtime::openCached(const std::string& cacheRoot, const std::string& key,
+                                     int device) {
+  std::string reason = badKeyReason(key);
+  if (!reason.empty()) {
+    std::string shown = key.size() > 80 ? key.substr(0, 80) + "..." : key;
+    return Status(StatusCode::kInvalidArgument,
+                  "'" + shown + "' is not a job key (64 lower-case hex digits): " + reason);
+  }
+  if (device < 0)
+    return Status(StatusCode::kInvalidArgument,
+                  "device ordinal must be >= 0, got " + std::to_string(device));
+  if (cacheRoot.empty())
+    return Status(StatusCode::kInvalidArgument, "cache root is empty (job key " + key + ")");
+  const std::string dir = cachedEntryDir(cacheRoot, key);
+  if (!isDirectory(dir)) {
+    if (!isDirectory(cacheRoot))
+      return Status(StatusCode::kNotFound, "no cache entry for job key " + key +
+                                               ": cache root '" + cacheRoot +
+                                               "' is not a directory");
+    return Status(StatusCode::kNotFound, "no cache entry for job key " + key + " in cache root '" +
+                                             cacheRoot + "' (" + dir + " does not exist)");
+  }
+  Expected<Kernel> kernel = getKernel(dir, device);
+  if (!kernel)
+    return kernel.status();
+  // The entry may be live and hydrated already (another open): then its
+  // parsed metadata answers without touching the disk.
+  std::string recorded;
+  if (std::shared_ptr<const KernelMetadata> md = kernel->metadata()) {
+    recorded = md->jobKey;
+  } else {
+    Expected<std::string> jobKey = readMetadataJobKey(kernel->artifactDir());
+    if (!jobKey)
+      return jobKey.status().withContext("cache entry for job key " + key + " in cache root '" +
+                                         cacheRoot + "'");
+    recorded = std::move(*jobKey);
+  }
+  if (recorded != key)
+    return Status(StatusCode::kMetadataError,
+                  kernel->artifactDir() + "/metadata.json: job_key is " +
+                      (recorded.empty() ? std::string("empty") : "'" + recorded + "'") +
+                      " but the entry is stored under job key " + key + " in cache root '" +
+                      cacheRoot + "'");
+  return kernel;
+}
+
 void Runtime::release(KernelEntry* entry) {
   {
     std::lock_guard<std::mutex> lock(registryMu_);
@@ -606,6 +691,64 @@ Status Kernel::launch(const LaunchConfig& config, const KernelArg* args, size_t 
   if (destroyNow)
     e->destroy();
   return s;
+}
+
+Expected<std::string> Kernel::readArtifactText(std::string_view name) {
+  if (!entry_)
+    return emptyHandle();
+  std::vector<Event> events;
+  Status s;
+  std::shared_ptr<const KernelMetadata> md;
+  std::string who;
+  {
+    std::lock_guard<std::mutex> lock(entry_->mu);
+    s = entry_->hydrateLocked(events);
+    md = entry_->md;
+    who = entry_->describe();
+  }
+  for (const Event& e : events)
+    entry_->rt->emit(e);
+  if (!s.ok())
+    return s;
+  Expected<std::string> file = artifactTextFileName(md->kernel, name);
+  if (!file)
+    return file.status().withContext(who);
+  // Read outside the entry's lock: inspection never delays a launch.
+  const std::string path = entry_->artifactDir + "/" + *file;
+  auto cannotRead = [&](int err) {
+    return Status(StatusCode::kNotFound,
+                  who + ": cannot read " + std::string(name) + " text " + path + ": " +
+                      (err == ENOENT ? std::string("no such file (kiln compile writes it beside "
+                                                   "metadata.json; a copied artifact may omit it)")
+                                     : std::string(std::strerror(err))));
+  };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return cannotRead(errno);
+  std::string text;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return cannotRead(S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+  }
+  if (st.st_size > 0)
+    text.reserve(static_cast<size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      return cannotRead(err);
+    }
+    if (n == 0)
+      break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 std::shared_ptr<const KernelMetadata> Kernel::metadata() const {

@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "runtime/Capabilities.h"
@@ -45,7 +46,9 @@ namespace kiln::runtime {
 
 /// Where a kernel is in its lifecycle.
 enum class KernelState {
-  /// The artifact directory is known and exists; nothing read yet.
+  /// The artifact directory is known and exists (Runtime::getKernel), or a
+  /// job key names a stored cache entry whose metadata.json carries that key
+  /// (Runtime::openCached); nothing else read yet.
   kCached = 0,
   /// metadata.json parsed and validated; the binary not read.
   kHydrated = 1,
@@ -130,6 +133,17 @@ public:
     return launch(config, args.begin(), args.size());
   }
 
+  /// Inspection text `name` of the artifact, read from disk now and only now
+  /// (hydrate, load and launch never open these files): "kgpu" ->
+  /// `<kernel>.kgpu.mlir`, "llvm" -> `<kernel>.llvm.mlir`, "ll" ->
+  /// `<kernel>.ll`, "ptx" -> `<kernel>.ptx` (kArtifactTextNames; the files
+  /// `kiln compile` writes beside metadata.json). Hydrates first if needed
+  /// (the kernel name comes from metadata.json); never loads. Not cached:
+  /// each call reads the file again. Errors: those of hydrate(),
+  /// kInvalidArgument (unknown name), kNotFound (the file is missing or
+  /// unreadable; the message names its path).
+  Expected<std::string> readArtifactText(std::string_view name);
+
   /// The parsed metadata; null before Hydrated.
   std::shared_ptr<const KernelMetadata> metadata() const;
   /// Registers, local memory etc. of the loaded function; kInvalidState
@@ -147,6 +161,11 @@ private:
   detail::KernelEntry* entry_ = nullptr;
 };
 
+/// `<cacheRoot>/v1/<key[0:2]>/<key>`, the compile cache's entry layout
+/// (cache::Store::entryDir, cache/README.md), for a valid key; whether or not
+/// it exists.
+std::string cachedEntryDir(const std::string& cacheRoot, const std::string& key);
+
 /// The runtime: one driver, its devices' primary contexts and the registry
 /// of kernel entries. Create with Runtime::create(); kernels keep their
 /// Runtime alive.
@@ -163,6 +182,22 @@ public:
   /// ordinal `device`, in state Cached if new. Errors: kNotFound (no such
   /// directory), kInvalidArgument (negative device). No driver call.
   Expected<Kernel> getKernel(const std::string& artifactDir, int device = 0);
+
+  /// The handle for the compile cache's entry of job `key` under
+  /// `cacheRoot` (the directory holding `v1/`, as cache::Store and `kiln
+  /// compile --cache-dir` use it) on `device`, in state Cached if new.
+  /// Checks, in order: `key` is a job key (64 lower-case hex digits;
+  /// kInvalidArgument otherwise), the entry directory cachedEntryDir(cacheRoot,
+  /// key) exists (kNotFound naming the key and the root), its metadata.json's
+  /// "job_key" equals `key` (kMetadataError naming both; kNotFound if there
+  /// is no metadata.json). Only the job_key field is read here (or nothing,
+  /// when the entry is already live and hydrated); the rest is exactly
+  /// getKernel(entry directory, device): same entry, same lifecycle. The
+  /// cache's manifest and checksums are not consulted (cache::Store::lookup
+  /// does that); load() still verifies the binary against metadata.json.
+  /// Neither the root nor any lock is written. No driver call.
+  Expected<Kernel> openCached(const std::string& cacheRoot, const std::string& key,
+                              int device = 0);
 
   /// The device's limits; initializes the driver and retains the device's
   /// primary context on first use. Errors: kDriverError (cuInit, ...),

@@ -9,7 +9,8 @@
  *
  * Typical use:
  *   kiln_runtime* rt;  kiln_runtime_create(KILN_BACKEND_CUDA, &rt);
- *   kiln_kernel* k;    kiln_kernel_open(rt, "/cache/vadd", 0, &k);
+ *   kiln_kernel* k;    kiln_kernel_open(rt, "/path/to/vadd", 0, &k);
+ *     (or, from the compile cache: kiln_kernel_open_cached(rt, cache_root, key, 0, &k))
  *   kiln_arg args[4] = {kiln_arg_ptr(x), kiln_arg_ptr(y), kiln_arg_ptr(z), kiln_arg_i32(n)};
  *   kiln_kernel_launch(k, (n + 1023) / 1024, 1, 1, stream, args, 4);
  *   kiln_kernel_release(k); kiln_runtime_release(rt);
@@ -27,9 +28,9 @@ extern "C" {
 /** Status codes; the numbers are stable (same as kiln::runtime::StatusCode). */
 typedef enum kiln_status {
   KILN_OK = 0,
-  KILN_INVALID_ARGUMENT = 1,      /**< null handle, zero grid, bad device ordinal */
-  KILN_NOT_FOUND = 2,             /**< artifact dir, metadata.json or binary missing */
-  KILN_METADATA_ERROR = 3,        /**< metadata.json invalid */
+  KILN_INVALID_ARGUMENT = 1,      /**< null handle, zero grid, bad device ordinal, bad job key */
+  KILN_NOT_FOUND = 2,             /**< artifact dir, cache entry, metadata.json, binary or text file missing */
+  KILN_METADATA_ERROR = 3,        /**< metadata.json invalid (or its job_key is not the entry's key) */
   KILN_BINARY_SIZE_MISMATCH = 4,  /**< binary size differs from metadata (truncated) */
   KILN_CHECKSUM_MISMATCH = 5,     /**< binary SHA-256 differs from metadata */
   KILN_DRIVER_UNAVAILABLE = 6,    /**< libcuda.so.1 / libamdhip64.so not loadable */
@@ -154,6 +155,16 @@ kiln_status kiln_runtime_telemetry_json(kiln_runtime* runtime, char* buf, size_t
  * opens of the same pair share one loaded module. */
 kiln_status kiln_kernel_open(kiln_runtime* runtime, const char* artifact_dir, int device,
                              kiln_kernel** out);
+/** A new handle to the compile cache's entry of job `key` (64 lower-case hex
+ * digits) under `cache_root` (the directory holding v1/; the entry is
+ * <cache_root>/v1/<key[0:2]>/<key>/) on `device`, Cached if new; otherwise
+ * exactly kiln_kernel_open of the entry directory. Errors:
+ * KILN_INVALID_ARGUMENT (not a job key), KILN_NOT_FOUND (no such entry; the
+ * message names the key and the root), KILN_METADATA_ERROR (the entry's
+ * metadata.json has another job_key). Reads only metadata.json's job_key;
+ * writes nothing; no driver call. */
+kiln_status kiln_kernel_open_cached(kiln_runtime* runtime, const char* cache_root,
+                                    const char* key, int device, kiln_kernel** out);
 /** Releases one handle; the module is unloaded with the entry's last handle.
  * A handle must not be released while another thread is using it. */
 void kiln_kernel_release(kiln_kernel* kernel);
@@ -161,6 +172,18 @@ void kiln_kernel_release(kiln_kernel* kernel);
 kiln_status kiln_kernel_hydrate(kiln_kernel* kernel);
 kiln_status kiln_kernel_load(kiln_kernel* kernel);
 kiln_status kiln_kernel_prepare(kiln_kernel* kernel);
+/** Reads inspection text `name` from the artifact directory, now (the
+ * runtime never reads these files otherwise): "kgpu" (<kernel>.kgpu.mlir),
+ * "llvm" (<kernel>.llvm.mlir), "ll" (<kernel>.ll, LLVM IR) or "ptx"
+ * (<kernel>.ptx). Hydrates first if needed; never loads. Like
+ * kiln_runtime_telemetry_json: *needed gets the text's size plus one; the
+ * text and a NUL are written to buf if capacity >= *needed, else
+ * KILN_INVALID_ARGUMENT; buf may be NULL to query the size (each call reads
+ * the file again). Errors: KILN_INVALID_ARGUMENT (unknown name),
+ * KILN_NOT_FOUND (file missing or unreadable; the message names its path),
+ * those of kiln_kernel_hydrate. */
+kiln_status kiln_kernel_read_text(kiln_kernel* kernel, const char* name, char* buf,
+                                  size_t capacity, size_t* needed);
 /** Current state, resources and timings. */
 kiln_status kiln_kernel_get_info(kiln_kernel* kernel, kiln_kernel_info* out);
 /** Enqueues the kernel on `stream` (a CUstream / hipStream_t; NULL: default
