@@ -262,6 +262,8 @@ def main():
     p.add_argument("--runtime-lib", required=True)
     p.add_argument("--json")
     p.add_argument("--bench", action="store_true")
+    p.add_argument("--bench-only", action="store_true",
+                   help="skip the conformance pass (implies --bench)")
     p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.one:
@@ -273,6 +275,8 @@ def main():
     results = []
     files = sorted(os.path.join(d, f) for d in a.ttir for f in os.listdir(d)
                    if f.endswith(".ttir"))
+    if a.bench_only:
+        files, a.bench = [], True
     for path in files:
         row = run_isolated(a, path)
         results.append(row)
