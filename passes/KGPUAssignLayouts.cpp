@@ -74,9 +74,62 @@ struct KGPUAssignLayouts
                     b.getI32IntegerAttr(numWarps));
     module->setAttr(kgpu::KGPUDialect::kThreadsPerWarpAttrName,
                     b.getI32IntegerAttr(threadsPerWarp));
+    if (numWarps > 32) {
+      module.emitError() << "num-warps must be at most 32 (1024 threads per "
+                            "CTA), got "
+                         << numWarps.getValue();
+      return signalPassFailure();
+    }
+    if (failed(checkTensorShapes(module)))
+      return signalPassFailure();
     for (auto fn : module.getOps<tt::FuncOp>())
       if (failed(assign(fn)))
         return signalPassFailure();
+  }
+
+  /// Largest tensor a kernel may hold, in elements (Triton's limit too).
+  static constexpr int64_t kMaxTensorElements = int64_t(1) << 20;
+
+  /// Distributed layouts need static, non-empty shapes whose dimensions are
+  /// powers of two (Triton's tensors always are): anything else is rejected
+  /// here by name rather than lowered wrongly.
+  static LogicalResult checkTensorShapes(ModuleOp module) {
+    WalkResult result = module.walk([&](Operation *op) {
+      auto check = [&](Type type) -> LogicalResult {
+        auto t = dyn_cast<RankedTensorType>(type);
+        if (!t)
+          return success();
+        if (t.getRank() == 0)
+          return op->emitError() << "rank-0 tensor " << t
+                                 << " is not supported; use a scalar";
+        if (!t.hasStaticShape())
+          return op->emitError() << "tensor " << t
+                                 << " has a dynamic dimension; kernels need "
+                                    "static shapes";
+        for (int64_t d : t.getShape())
+          if (d <= 0 || !llvm::isPowerOf2_64(d))
+            return op->emitError()
+                   << "tensor " << t
+                   << " has a dimension that is not a power of two (" << d
+                   << "); distributed layouts need power-of-two shapes";
+        if (t.getNumElements() > kMaxTensorElements)
+          return op->emitError()
+                 << "tensor " << t << " has " << t.getNumElements()
+                 << " elements; at most " << kMaxTensorElements
+                 << " are supported";
+        return success();
+      };
+      for (Type t : op->getResultTypes())
+        if (failed(check(t)))
+          return WalkResult::interrupt();
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          for (BlockArgument a : b.getArguments())
+            if (failed(check(a.getType())))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
   }
 
   LogicalResult assign(tt::FuncOp fn) {

@@ -32,6 +32,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
+
 namespace kiln {
 #define GEN_PASS_DEF_KGPUCONVERTTOLLVM
 #include "passes/Passes.h.inc"
@@ -649,7 +651,9 @@ struct ElementwiseLowering : ConversionPattern {
       }(src) && (resTy.isF16() || resTy.isBF16() || resTy.isF32() ||
                  resTy.isF64());
       if (!standard)
-        return cvt.emitError() << "fp_to_fp from " << src << " to " << resTy
+        return cvt.emitError() << "fp_to_fp from "
+                               << getElementTypeOrSelf(cvt.getSrc().getType())
+                               << " to " << elem
                                << " is not supported by the NVPTX lowering yet";
       if (bitWidth(resTy) > bitWidth(src))
         return LLVM::FPExtOp::create(b, loc, resTy, args[0]).getResult();
@@ -1938,12 +1942,75 @@ struct KGPUConvertToLLVM
     : kiln::impl::KGPUConvertToLLVMBase<KGPUConvertToLLVM> {
   using KGPUConvertToLLVMBase::KGPUConvertToLLVMBase;
 
+  /// Kernels (public functions) are entered from the host only: a call to
+  /// one, and recursion (no call stack is set up for it), are errors.
+  /// Kernels take global pointers, return nothing and have a body.
+  static LogicalResult checkCalls(ModuleOp module) {
+    DenseMap<StringRef, tt::FuncOp> funcs;
+    for (auto fn : module.getOps<tt::FuncOp>()) {
+      funcs[fn.getName()] = fn;
+      if (!fn.isPublic())
+        continue;
+      if (fn.isExternal())
+        return fn.emitError() << "kernel '" << fn.getName()
+                              << "' has no body";
+      if (fn.getNumResults() != 0)
+        return fn.emitError() << "kernel '" << fn.getName()
+                              << "' must return nothing, it returns "
+                              << fn.getNumResults() << " value(s)";
+      for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+        if (auto p = dyn_cast<tt::PointerType>(t))
+          if (p.getAddressSpace() != tt::kGlobalAddressSpace)
+            return fn.emitError() << "kernel argument #" << i << " " << t
+                                  << " is not a global (address space 1) "
+                                     "pointer";
+    }
+    // Depth-first search for a cycle through tt.call.
+    DenseMap<Operation *, int> state; // 1 visiting, 2 done
+    std::function<LogicalResult(tt::FuncOp)> visit =
+        [&](tt::FuncOp fn) -> LogicalResult {
+      state[fn] = 1;
+      WalkResult r = fn.walk([&](tt::CallOp call) {
+        tt::FuncOp callee = funcs.lookup(call.getCallee());
+        if (!callee)
+          return WalkResult::advance();
+        if (callee.isPublic()) {
+          call.emitError() << "call to kernel '" << call.getCallee()
+                           << "': kernels are launched from the host only";
+          return WalkResult::interrupt();
+        }
+        int st = state.lookup(callee);
+        if (st == 1) {
+          call.emitError() << "recursive call to '" << call.getCallee()
+                           << "' is not supported";
+          return WalkResult::interrupt();
+        }
+        if (st == 0 && failed(visit(callee)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      state[fn] = 2;
+      return failure(r.wasInterrupted());
+    };
+    for (auto &[name, fn] : funcs)
+      if (state.lookup(fn) == 0 && failed(visit(fn)))
+        return failure();
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     if (target != "nvptx") {
       module.emitError() << "unknown target '" << target
                          << "' (supported: nvptx)";
+      return signalPassFailure();
+    }
+    if (auto tpw = module->getAttrOfType<IntegerAttr>(
+            kgpu::KGPUDialect::kThreadsPerWarpAttrName);
+        tpw && tpw.getInt() != 32) {
+      module.emitError() << "kgpu.threads-per-warp is " << tpw.getInt()
+                         << " but NVPTX warps have 32 threads";
       return signalPassFailure();
     }
     auto numWarpsAttr =
@@ -2059,6 +2126,16 @@ struct KGPUConvertToLLVM
         smemBytes += llvm::alignTo(cvt.getType().getNumElements() * bits / 8, 16);
       }
     });
+    if (smemBytes > targetInfo->getMaxSharedBytes()) {
+      module.emitError() << "the kernel needs " << smemBytes
+                         << " bytes of shared memory (num-warps "
+                         << l.numWarps << ") but a CTA may use at most "
+                         << targetInfo->getMaxSharedBytes() << " on "
+                         << target.getValue();
+      return signalPassFailure();
+    }
+    if (failed(checkCalls(module)))
+      return signalPassFailure();
     module->setAttr(kgpu::KGPUDialect::kSharedAttrName,
                     IntegerAttr::get(IntegerType::get(ctx, 32), smemBytes));
     if (smemBytes > 0) {

@@ -76,6 +76,7 @@ class NVPTXTargetInfo : public TargetInfo {
 public:
   unsigned getWarpSize() const override { return 32; }
   unsigned getSharedAddressSpace() const override { return 3; }
+  int64_t getMaxSharedBytes() const override { return 232448; }
 
   Value getThreadId(OpBuilder &b, Location loc) override {
     return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());

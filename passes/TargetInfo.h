@@ -26,6 +26,9 @@ public:
 
   /// Lanes per warp (NVIDIA: 32).
   virtual unsigned getWarpSize() const = 0;
+  /// Most shared memory one CTA may use, in bytes (sm_90:
+  /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448).
+  virtual int64_t getMaxSharedBytes() const = 0;
   /// Address space of shared memory (NVPTX: 3).
   virtual unsigned getSharedAddressSpace() const = 0;
 

@@ -170,7 +170,8 @@ bool isF8(Type t) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = static_cast<int32_t>(getStart()),
+          end = static_cast<int32_t>(getEnd());
   auto type = getType();
   if (start >= end)
     return emitOpError() << "start " << start << " must be less than end "
@@ -217,7 +218,7 @@ LogicalResult UnsplatOp::verify() {
 LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType();
   auto res = getType();
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis()); // I32Attr: signed
   if (axis < 0 || axis > src.getRank())
     return emitOpError() << "axis " << axis << " is out of range for a rank-"
                          << src.getRank() << " source";
@@ -607,7 +608,7 @@ LogicalResult ReduceOp::verify() {
   if (failed(verifySameShapes(*this, getSrcs())))
     return failure();
   auto first = cast<RankedTensorType>(getSrcs().front().getType());
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis()); // I32Attr: signed
   if (axis < 0 || axis >= first.getRank())
     return emitOpError() << "axis " << axis << " is out of range for rank "
                          << first.getRank();
@@ -641,7 +642,7 @@ LogicalResult ScanOp::verify() {
   if (failed(verifySameShapes(*this, getSrcs())))
     return failure();
   auto first = cast<RankedTensorType>(getSrcs().front().getType());
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis()); // I32Attr: signed
   if (axis < 0 || axis >= first.getRank())
     return emitOpError() << "axis " << axis << " is out of range for rank "
                          << first.getRank();
@@ -838,7 +839,7 @@ LogicalResult GatherOp::verify() {
   auto src = getSrc().getType();
   auto idx = getIndices().getType();
   auto res = getType();
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis()); // I32Attr: signed
   if (src.getRank() != idx.getRank())
     return emitOpError() << "indices rank " << idx.getRank()
                          << " differs from source rank " << src.getRank();

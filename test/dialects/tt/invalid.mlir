@@ -1342,3 +1342,12 @@ tt.func @return_type(%a: i32) -> f32 {
 "tt.func"() <{function_type = (i32) -> (), sym_name = "entry_block_count"}> ({
   "tt.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+// A negative axis is reported as written (I32 attributes are signed).
+tt.func @expand_dims_negative_axis(%a: tensor<16xf32>) {
+  // expected-error @+1 {{'tt.expand_dims' op axis -1 is out of range for a rank-1 source}}
+  %0 = tt.expand_dims %a {axis = -1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  tt.return
+}
