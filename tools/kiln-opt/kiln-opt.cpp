@@ -10,6 +10,7 @@
 #include "dialects/kgpu/IR/KGPUDialect.h"
 #include "dialects/tt/IR/TTOps.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
+#include "tools/common/StackLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,29 +23,10 @@
 #include "mlir/Transforms/Passes.h"
 
 #include <cstring>
-#include <sys/resource.h>
 #include <vector>
 
-/// Raises the soft stack limit to 1 GiB (or the hard limit); the main
-/// thread's stack grows on demand up to it.
-static void raiseStackLimit() {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) != 0)
-    return;
-  rlim_t want = rlim_t(1) << 30;
-  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
-    want = rl.rlim_max;
-  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
-    return;
-  rl.rlim_cur = want;
-  (void)setrlimit(RLIMIT_STACK, &rl);
-}
-
 int main(int argc, char **argv) {
-  // Deeply nested IR makes MLIR's parser and printer recurse deeply; give
-  // the main thread's stack room to grow (up to the hard limit) so such
-  // input ends in a diagnostic or a result rather than a stack overflow.
-  raiseStackLimit();
+  kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   // Print SSA names from NameLoc locations by default, as Triton does, so
   // kiln-opt's output of Triton TTIR reads like Triton's own. An explicit
   // --mlir-use-nameloc-as-prefix[=false] on the command line wins.

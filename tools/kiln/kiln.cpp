@@ -9,30 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <sys/resource.h>
+#include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
 
 #include <CLI/CLI.hpp>
 
-/// Deeply nested IR makes MLIR's parser recurse deeply: let the main
-/// thread's stack grow up to 1 GiB (or the hard limit) so such input ends
-/// in a diagnostic or a result rather than a stack overflow.
-static void raiseStackLimit() {
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_STACK, &rl) != 0)
-    return;
-  rlim_t want = rlim_t(1) << 30;
-  if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
-    want = rl.rlim_max;
-  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
-    return;
-  rl.rlim_cur = want;
-  (void)setrlimit(RLIMIT_STACK, &rl);
-}
-
 int main(int argc, char **argv) {
-  raiseStackLimit();
+  kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);
 
