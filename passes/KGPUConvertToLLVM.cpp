@@ -2048,6 +2048,22 @@ struct KGPUConvertToLLVM
     // Decide vector widths and shared memory before IR changes.
     AxisInfoAnalysis axisInfo;
     int64_t smemBytes = 0;
+    // Bytes of `numElements` elements (default: all) of a tensor's element
+    // type as stored in shared memory (i1 as a byte, pointers 8 bytes).
+    auto bytesOf = [](Type type, int64_t numElements = -1) -> int64_t {
+      auto t = cast<RankedTensorType>(type);
+      Type e = memoryType(t.getElementType());
+      int64_t bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
+      int64_t n = numElements < 0 ? t.getNumElements() : numElements;
+      return n * bits / 8;
+    };
+    // Gives `op` the next `bytes` of the kernel's shared memory (each op
+    // owns its region; regions are 16-byte aligned).
+    auto allocate = [&](Operation *op, int64_t bytes) {
+      op->setAttr(kSmemOffsetAttr,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
+      smemBytes += llvm::alignTo(bytes, 16);
+    };
     module.walk([&](Operation *op) {
       // Vectorize along the dimension the layout keeps consecutive in
       // registers, as far as that dimension's facts allow.
@@ -2072,58 +2088,37 @@ struct KGPUConvertToLLVM
         AxisSpread spread = getAxisSpread(src.getEncoding(), reduce.getAxis(),
                                           src.getShape()[reduce.getAxis()]);
         if (spread.uniqueWarps > 1) {
+          // One slot per warp along the axis for each result element, per
+          // operand (each operand's buffer 16-byte aligned, as the lowering
+          // lays them out).
           int64_t resNumel = src.getNumElements() / src.getShape()[reduce.getAxis()];
-          op->setAttr(kSmemOffsetAttr,
-                      IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-          for (Value s : reduce.getSrcs()) {
-            Type e = memoryType(getElementTypeOrSelf(s.getType()));
-            unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
-            smemBytes += llvm::alignTo(spread.warp->modulus * resNumel * bits / 8, 16);
-          }
+          int64_t bytes = 0;
+          for (Value v : reduce.getSrcs())
+            bytes += llvm::alignTo(
+                bytesOf(v.getType(), spread.warp->modulus * resNumel), 16);
+          allocate(op, bytes);
         }
       } else if (auto scan = dyn_cast<tt::ScanOp>(op)) {
-        op->setAttr(kSmemOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-        for (Value src : scan.getSrcs()) {
-          auto t = cast<RankedTensorType>(src.getType());
-          Type e = memoryType(t.getElementType());
-          unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
-          smemBytes += llvm::alignTo(t.getNumElements() * bits / 8, 16);
-        }
+        int64_t bytes = 0;
+        for (Value v : scan.getSrcs())
+          bytes += llvm::alignTo(bytesOf(v.getType()), 16);
+        allocate(op, bytes);
       } else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
                  !isa<RankedTensorType>(op->getResult(0).getType()) &&
                  !op->use_empty()) {
-        op->setAttr(kSmemOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-        smemBytes += 16;
+        allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        auto a = dot.getA().getType(), b = dot.getB().getType();
-        Type e = memoryType(a.getElementType());
-        unsigned bits = e.isIntOrFloat() ? e.getIntOrFloatBitWidth() : 8;
-        op->setAttr(kSmemOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-        smemBytes += llvm::alignTo(
-            (a.getNumElements() + b.getNumElements()) * bits / 8, 16);
+        allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op)) {
-        // Room for every operand, one after the other.
+        // Room for every moved operand, one after the other.
         int64_t bytes = 0;
         for (Value v : op->getOperands().take_front(
-                 isa<tt::JoinOp, tt::CatOp>(op) ? 2 : 1)) {
-          auto t = cast<RankedTensorType>(v.getType());
-          Type e = memoryType(t.getElementType());
-          unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
-          bytes += t.getNumElements() * bits / 8;
-        }
-        op->setAttr(kSmemOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-        smemBytes += llvm::alignTo(bytes, 16);
+                 isa<tt::JoinOp, tt::CatOp>(op) ? 2 : 1))
+          bytes += bytesOf(v.getType());
+        allocate(op, bytes);
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
-        Type e = memoryType(cvt.getType().getElementType());
-        unsigned bits = isa<tt::PointerType>(e) ? 64 : e.getIntOrFloatBitWidth();
-        op->setAttr(kSmemOffsetAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-        smemBytes += llvm::alignTo(cvt.getType().getNumElements() * bits / 8, 16);
+        allocate(op, bytesOf(cvt.getType()));
       }
     });
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
