@@ -191,4 +191,8 @@ GcReport Store::gc(const GcOptions& options) {
 
 Expected<CacheCounters> Store::counters() const { return readCounters(path("stats")); }
 
+Expected<std::map<std::string, CacheCounters>> Store::countersByTarget() const {
+  return readScopedCounters(path("stats"));
+}
+
 } // namespace kiln::cache

@@ -6,6 +6,7 @@
 #define KILN_CACHE_STATS_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "cache/Status.h"
@@ -36,9 +37,15 @@ struct CacheCounters {
 
 /// Adds `delta` to the counters in `statsDir` (created if missing) and
 /// returns the new values. If `setBytes` is non-negative, bytes is set to it
-/// instead of added.
+/// instead of added. A non-empty `scope` (a job's "backend/arch", e.g.
+/// "cuda/sm_90") also adds delta's hits, misses and compiles to that
+/// scope's counters (stored as "hits@cuda/sm_90 N" lines).
 Expected<CacheCounters> updateCounters(const std::string& statsDir, const CacheCounters& delta,
-                      int64_t setBytes = -1);
+                      int64_t setBytes = -1, const std::string& scope = "");
+
+/// Hits, misses and compiles per scope ("backend/arch"), summed over all
+/// processes; empty when nothing was counted with a scope.
+Expected<std::map<std::string, CacheCounters>> readScopedCounters(const std::string& statsDir);
 
 /// Reads the counters; all zero when the file does not exist. Unparsable
 /// lines are skipped (a torn write after a crash costs counts, not errors).

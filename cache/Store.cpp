@@ -111,9 +111,9 @@ void Store::warnOnce(const std::string& kind, const std::string& message) {
     options_.warn(message);
 }
 
-void Store::count(const CacheCounters& delta) {
+void Store::count(const CacheCounters& delta, const std::string& scope) {
   if (writable_)
-    (void)updateCounters(path("stats"), delta); // stats are best effort
+    (void)updateCounters(path("stats"), delta, -1, scope); // stats are best effort
 }
 
 void Store::touch(const std::string& key) {
@@ -234,12 +234,14 @@ Expected<CacheResult> Store::getOrCompile(
   if (Status s = job.validate(); !s.ok())
     return s;
   std::string key = job.key();
+  // Counted per target too (kiln cache stat --json: by_target).
+  const std::string scope = job.target.backend + "/" + job.target.arch;
   CacheCounters delta;
   Expected<CacheResult> hit = lookupQuiet(key);
   if (hit) {
     hit->lookupUs = microsSince(start);
     delta.hits = 1;
-    count(delta);
+    count(delta, scope);
     return hit;
   }
   int64_t missUs = microsSince(start);
@@ -254,7 +256,7 @@ Expected<CacheResult> Store::getOrCompile(
       touch(key);
       waited->lookupUs = microsSince(start);
       delta.hits = 1;
-      count(delta);
+      count(delta, scope);
       return waited;
     }
     if (waited.status().code() == StatusCode::kCorrupt)
@@ -265,7 +267,7 @@ Expected<CacheResult> Store::getOrCompile(
   delta.compiles = 1;
   Expected<CompileOutput> output = compile();
   if (!output) {
-    count(delta);
+    count(delta, scope);
     return Status(StatusCode::kCompileFailed, output.status().message());
   }
   for (const auto& [name, data] : output->artifacts)
@@ -291,7 +293,7 @@ Expected<CacheResult> Store::getOrCompile(
     }
   }
   result.artifacts = std::move(output->artifacts);
-  count(delta);
+  count(delta, scope);
   if (lock)
     lock->release();
   if (result.outcome == Outcome::kCompiled && options_.maxBytes > 0) {

@@ -210,6 +210,8 @@ public:
   GcReport gc(const GcOptions& options);
   /// The shared counters (hits, misses, compiles across processes).
   Expected<CacheCounters> counters() const;
+  /// Hits, misses and compiles per target ("backend/arch").
+  Expected<std::map<std::string, CacheCounters>> countersByTarget() const;
 
   /// Writes the entries `keys` (all when empty) to `archiveFile`, a POSIX
   /// tar of `v1/<2 hex>/<key>/...` made by the system tar. Each entry is
@@ -233,7 +235,7 @@ private:
   /// lookup() without stats; quarantines a corrupt entry.
   Expected<CacheResult> lookupQuiet(const std::string& key);
   void touch(const std::string& key);
-  void count(const CacheCounters& delta);
+  void count(const CacheCounters& delta, const std::string& scope = "");
   int fault(std::string_view point) const;
   void warnOnce(const std::string& kind, const std::string& message);
   /// Handles a failed publish: degrades (read-only, disk full) and warns.

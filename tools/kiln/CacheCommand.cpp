@@ -106,6 +106,14 @@ int runStat(Store &store, bool json) {
       {"compiles", c->compiles},    {"quarantined", c->quarantined},
       {"evictions", c->evictions},  {"publish_failures", c->publishFailures},
   };
+  Expected<std::map<std::string, kiln::cache::CacheCounters>> byTarget =
+      store.countersByTarget();
+  if (!byTarget)
+    return fail(byTarget.status().message());
+  nlohmann::ordered_json targets = nlohmann::ordered_json::object();
+  for (const auto &[target, tc] : *byTarget)
+    targets[target] = {{"hits", tc.hits}, {"misses", tc.misses}, {"compiles", tc.compiles}};
+  doc["by_target"] = targets;
   if (json) {
     std::printf("%s\n", doc.dump(2).c_str());
     return 0;
@@ -120,6 +128,10 @@ int runStat(Store &store, bool json) {
   std::printf("quarantined %lld, evicted %lld, unpublished %lld\n",
               static_cast<long long>(c->quarantined), static_cast<long long>(c->evictions),
               static_cast<long long>(c->publishFailures));
+  for (const auto &[target, tc] : *byTarget)
+    std::printf("%-11s hits %lld, misses %lld, compiles %lld\n", (target + ":").c_str(),
+                static_cast<long long>(tc.hits), static_cast<long long>(tc.misses),
+                static_cast<long long>(tc.compiles));
   return 0;
 }
 
