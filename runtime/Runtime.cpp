@@ -1,6 +1,9 @@
 // Runtime.cpp: kernel entries, their transitions, refcounting and launches.
 #include "runtime/Runtime.h"
 
+#include <algorithm>
+#include <map>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -518,6 +521,7 @@ std::string Runtime::telemetryJson() {
       {"fork_reloads", c.forkReloads},
   };
   json kernels = json::array();
+  std::map<std::string, std::vector<int64_t>> firstLaunchByArch;
   std::lock_guard<std::mutex> lock(registryMu_);
   for (auto& [key, e] : entries_) {
     std::lock_guard<std::mutex> entryLock(e->mu);
@@ -539,8 +543,24 @@ std::string Runtime::telemetryJson() {
       k["static_shared_bytes"] = e->attrs.staticSharedBytes;
     }
     kernels.push_back(std::move(k));
+    if (e->md && e->timings.firstLaunchUs >= 0)
+      firstLaunchByArch[std::string(backendName(e->md->target.backend)) + "/" +
+                        e->md->target.arch]
+          .push_back(
+          e->timings.firstLaunchUs);
   }
   doc["kernels"] = std::move(kernels);
+  // Creation-to-first-successful-launch per architecture, over the kernels
+  // that have launched.
+  json byArch = json::object();
+  for (auto& [arch, times] : firstLaunchByArch) {
+    std::sort(times.begin(), times.end());
+    byArch[arch] = {{"kernels", times.size()},
+                    {"min_us", times.front()},
+                    {"median_us", times[times.size() / 2]},
+                    {"max_us", times.back()}};
+  }
+  doc["first_launch_by_arch"] = std::move(byArch);
   return doc.dump(2);
 }
 

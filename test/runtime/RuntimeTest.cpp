@@ -524,6 +524,12 @@ TEST_F(RuntimeTest, ListenerAndTelemetryJson) {
   EXPECT_EQ(kj["num_regs"], 32);
   EXPECT_EQ(kj["timings_us"]["first_launch"].get<int64_t>(), k.timings().firstLaunchUs);
   EXPECT_EQ(kj["timings_us"]["hydrate"].get<int64_t>(), k.timings().hydrateUs);
+  // Creation-to-first-launch aggregated per architecture.
+  const auto& arch = doc["first_launch_by_arch"]["cuda/sm_90"];
+  EXPECT_EQ(arch["kernels"], 1);
+  EXPECT_EQ(arch["min_us"].get<int64_t>(), k.timings().firstLaunchUs);
+  EXPECT_EQ(arch["median_us"].get<int64_t>(), k.timings().firstLaunchUs);
+  EXPECT_EQ(arch["max_us"].get<int64_t>(), k.timings().firstLaunchUs);
 
   k = Kernel();
   EXPECT_EQ(events.back(), "unloaded");
