@@ -328,6 +328,9 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
   llvm::sys::path::append(timingsPath, "timings.json");
   if (!writeFile(timingsPath, timingDoc.dump(2) + "\n"))
     return 1;
+  if (options.listener)
+    options.listener({"cache_hit", "", result->lookupUs, kernel,
+                      "cuda/" + options.arch, result->key});
   if (!options.quiet)
     llvm::outs() << llvm::formatv(
         "kiln: {0} -> {1} ({2}, PTX {3}.{4}) cache hit {5} in {6:f3} ms "
@@ -624,6 +627,19 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
 
   if (options.timings)
     printTimingTable(timings);
+  if (options.listener) {
+    const kiln::nvptx::NVPTXStageTimings &bt = timings.backend;
+    std::string target = "cuda/" + options.arch;
+    const std::string &key = jobKey;
+    std::pair<const char *, int64_t> stages[] = {
+        {"parse", timings.parseUs},       {"pipeline", timings.pipelineUs},
+        {"translate", bt.translateUs},    {"link", bt.linkLibdeviceUs},
+        {"optimize", bt.optimizeUs},      {"codegen", bt.codegenUs},
+        {"ptxas", bt.ptxasUs},            {"write", timings.writeUs}};
+    for (auto [stage, us] : stages)
+      options.listener({"stage", stage, us, kernelName, target, key});
+    options.listener({"compiled", "", timings.totalUs, kernelName, target, key});
+  }
   if (options.quiet)
     return 0;
   const kiln::nvptx::NVPTXStageTimings &b = timings.backend;

@@ -9,9 +9,29 @@
 #ifndef KILN_TOOLS_KILN_COMPILECOMMAND_H
 #define KILN_TOOLS_KILN_COMPILECOMMAND_H
 
+#include <cstdint>
+#include <functional>
 #include <string>
 
 namespace kiln::tool {
+
+/// One telemetry event of a compile, delivered to CompileOptions::listener
+/// on the calling thread as soon as it is known.
+struct CompileEvent {
+  /// "stage" (one per backend stage: parse, pipeline, translate, link,
+  /// optimize, codegen, ptxas, write), "compiled" (the whole compile) or
+  /// "cache_hit" (served from the cache; durationUs is the lookup).
+  std::string kind;
+  /// The stage's name for kind "stage"; empty otherwise.
+  std::string stage;
+  /// Microseconds.
+  int64_t durationUs = 0;
+  std::string kernel;
+  /// Backend and architecture, e.g. "cuda/sm_90".
+  std::string target;
+  /// The compile job's key (empty when the cache is off).
+  std::string jobKey;
+};
 
 /// Options of `kiln compile` (see kiln.cpp for their flags).
 struct CompileOptions {
@@ -49,6 +69,9 @@ struct CompileOptions {
   std::string cacheDir;
   /// No summary line on stdout (kiln inspect compiles quietly).
   bool quiet = false;
+  /// Receives per-stage timings and the compile's outcome (telemetry for
+  /// embedders; the CLI leaves it empty).
+  std::function<void(const CompileEvent &)> listener;
 };
 
 /// What runCompile() produced, for callers such as `kiln inspect`.
