@@ -22,6 +22,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -63,6 +64,11 @@ struct Lowering {
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
+
+/// "NVPTX" or "AMDGPU", for diagnostics.
+const char *targetLabel(const Lowering &l) {
+  return l.target->getName() == "amdgpu" ? "AMDGPU" : "NVPTX";
+}
 
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
@@ -425,7 +431,7 @@ struct ConstantLowering : KPattern<arith::ConstantOp> {
     auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
     if (!dense)
       return op.emitError() << "non-splat tensor constants are not supported "
-                               "by the NVPTX lowering yet";
+                               "by the " << targetLabel(l) << " lowering yet";
     Type elem = getTypeConverter()->convertType(type.getElementType());
     Value scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elem,
                                             dense.getSplatValue<Attribute>());
@@ -654,12 +660,12 @@ struct ElementwiseLowering : ConversionPattern {
         return cvt.emitError() << "fp_to_fp from "
                                << getElementTypeOrSelf(cvt.getSrc().getType())
                                << " to " << elem
-                               << " is not supported by the NVPTX lowering yet";
+                               << " is not supported by the " << targetLabel(l) << " lowering yet";
       if (bitWidth(resTy) > bitWidth(src))
         return LLVM::FPExtOp::create(b, loc, resTy, args[0]).getResult();
       if (cvt.getRounding() == tt::RoundingMode::RTZ)
         return cvt.emitError() << "fp_to_fp with rounding = rtz is not "
-                                  "supported by the NVPTX lowering yet";
+                                  "supported by the " << targetLabel(l) << " lowering yet";
       return LLVM::FPTruncOp::create(b, loc, resTy, args[0]).getResult();
     }
     if (isa<tt::MulhiUIOp>(op)) {
@@ -873,7 +879,7 @@ struct LoadLowering : KPattern<tt::LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (tt::isBlockPointer(op.getPtr().getType()))
       return op.emitError() << "loads through block pointers are not "
-                               "supported by the NVPTX lowering yet";
+                               "supported by the " << targetLabel(l) << " lowering yet";
     Location loc = op.getLoc();
     Type resultType = op.getType();
     auto tensor = dyn_cast<RankedTensorType>(resultType);
@@ -947,7 +953,7 @@ struct StoreLowering : KPattern<tt::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (tt::isBlockPointer(op.getPtr().getType()))
       return op.emitError() << "stores through block pointers are not "
-                               "supported by the NVPTX lowering yet";
+                               "supported by the " << targetLabel(l) << " lowering yet";
     Location loc = op.getLoc();
     Type valueType = op.getValue().getType();
     auto tensor = dyn_cast<RankedTensorType>(valueType);
@@ -1447,7 +1453,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto cT = op.getC().getType();
     if (aT.getRank() != 2)
       return op.emitError() << "batched (3-D) tt.dot is not supported by the "
-                               "NVPTX lowering yet";
+                               "" << targetLabel(l) << " lowering yet";
     Type elem = aT.getElementType();
     bool isInt = elem.isInteger(8);
     if (!(elem.isF16() || elem.isBF16() || elem.isF32() || isInt) ||
@@ -1731,7 +1737,7 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     if (!old)
       return op.emitError() << "'" << op->getName() << "' on "
                             << getElementTypeOrSelf(resultType)
-                            << " is not supported by the NVPTX lowering yet";
+                            << " is not supported by the " << targetLabel(l) << " lowering yet";
     out.push_back(old);
   }
   if (!tensor && !op->use_empty()) {
@@ -2001,16 +2007,23 @@ struct KGPUConvertToLLVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    if (target != "nvptx") {
+    std::unique_ptr<TargetInfo> targetInfo;
+    if (target == "nvptx")
+      targetInfo = createNVPTXTargetInfo();
+    else if (target == "amdgpu")
+      targetInfo = createAMDGPUTargetInfo();
+    else {
       module.emitError() << "unknown target '" << target
-                         << "' (supported: nvptx)";
+                         << "' (supported: nvptx, amdgpu)";
       return signalPassFailure();
     }
     if (auto tpw = module->getAttrOfType<IntegerAttr>(
             kgpu::KGPUDialect::kThreadsPerWarpAttrName);
-        tpw && tpw.getInt() != 32) {
+        tpw && tpw.getInt() != targetInfo->getWarpSize()) {
       module.emitError() << "kgpu.threads-per-warp is " << tpw.getInt()
-                         << " but NVPTX warps have 32 threads";
+                         << " but " << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                         << " warps have " << targetInfo->getWarpSize()
+                         << " threads";
       return signalPassFailure();
     }
     auto numWarpsAttr =
@@ -2020,7 +2033,6 @@ struct KGPUConvertToLLVM
                          << " attribute; run kgpu-assign-layouts first";
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> targetInfo = createNVPTXTargetInfo();
     Lowering l{targetInfo.get(), unsigned(numWarpsAttr.getInt()),
                targetInfo->getWarpSize(), nullptr, nullptr, {}};
 
@@ -2028,8 +2040,8 @@ struct KGPUConvertToLLVM
     WalkResult unsupported = module.walk([&](Operation *op) {
       Dialect *d = op->getDialect();
       if (d && (isa<tt::TTDialect, kgpu::KGPUDialect>(d)) && !isSupported(op)) {
-        op->emitError() << "kiln cannot lower '" << op->getName()
-                        << "' to NVPTX yet";
+        op->emitError() << "kiln cannot lower '" << op->getName() << "' to "
+                        << (target == "nvptx" ? "NVPTX" : "AMDGPU") << " yet";
         return WalkResult::interrupt();
       }
       for (Value v : op->getResults())
@@ -2180,14 +2192,16 @@ struct KGPUConvertToLLVM
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
     // LLVM intrinsics the NVPTX backend cannot always select.
-    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    if (target == "nvptx")
+      populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
 
     ConversionTarget conversionTarget(*ctx);
-    conversionTarget.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    conversionTarget.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                                     ROCDL::ROCDLDialect>();
     conversionTarget.addIllegalDialect<tt::TTDialect, kgpu::KGPUDialect,
                                        arith::ArithDialect, math::MathDialect,
                                        ub::UBDialect, cf::ControlFlowDialect>();

@@ -74,6 +74,7 @@ std::string vectorSuffix(unsigned n) {
 
 class NVPTXTargetInfo : public TargetInfo {
 public:
+  StringRef getName() const override { return "nvptx"; }
   unsigned getWarpSize() const override { return 32; }
   unsigned getSharedAddressSpace() const override { return 3; }
   int64_t getMaxSharedBytes() const override { return 232448; }

@@ -60,10 +60,11 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::ROCDL::ROCDLDialect",
   ];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvptx\"",
-           "target of the lowering (nvptx)">,
+           "target of the lowering (nvptx, amdgpu)">,
   ];
 }
 

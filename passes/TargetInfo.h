@@ -24,7 +24,9 @@ class TargetInfo {
 public:
   virtual ~TargetInfo() = default;
 
-  /// Lanes per warp (NVIDIA: 32).
+  /// The target's name in diagnostics ("nvptx", "amdgpu").
+  virtual llvm::StringRef getName() const = 0;
+  /// Lanes per warp (NVIDIA: 32; AMD CDNA wavefronts: 64).
   virtual unsigned getWarpSize() const = 0;
   /// Most shared memory one CTA may use, in bytes (sm_90:
   /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448).
@@ -89,6 +91,10 @@ public:
 /// NVPTX: PTX special registers, shfl.sync, bar.sync, ld/st.global with
 /// predicates and cache operators (PTX ISA 9.7.9.8 ld, 9.7.9.9 st).
 std::unique_ptr<TargetInfo> createNVPTXTargetInfo();
+
+/// AMDGPU (gfx90a, gfx942): ROCDL workitem/workgroup ids, ds_bpermute,
+/// s_barrier, masked vector loads/stores; atomics not yet.
+std::unique_ptr<TargetInfo> createAMDGPUTargetInfo();
 
 } // namespace kiln
 

@@ -39,6 +39,13 @@ for root in cuda_roots():
         libdevice = candidate
 if ptxas and os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
+# The AMDGPU tests link with the LLVM prefix's ld.lld (on PATH through
+# run_lit.sh) and read code objects with its llvm-readobj.
+if shutil.which("ld.lld") and shutil.which("llvm-readobj"):
+    config.available_features.add("amdgpu-tools")
+for var in ("KILN_LLD", "KILN_LLVM_PREFIX"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
 if libdevice and os.path.isfile(libdevice):
     config.available_features.add("libdevice")
 

@@ -84,7 +84,9 @@ filegroup(
     srcs = [
         "bin/FileCheck",
         "bin/count",
+        "bin/ld.lld",
         "bin/lit",
+        "bin/llvm-readobj",
         "bin/not",
         "bin/split-file",
     ],

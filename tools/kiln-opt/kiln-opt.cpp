@@ -9,6 +9,7 @@
 
 #include "dialects/kgpu/IR/KGPUDialect.h"
 #include "dialects/tt/IR/TTOps.h"
+#include "pipelines/amdgpu/AMDGPUPipeline.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/common/StackLimit.h"
 
@@ -48,6 +49,7 @@ int main(int argc, char **argv) {
                   mlir::vector::VectorDialect, kiln::kgpu::KGPUDialect>();
   // kiln's passes and the named NVPTX pipeline (kiln-ttir-to-llvm-nvptx).
   kiln::pipelines::registerNVPTXPipeline();
+  kiln::pipelines::registerAMDGPUPipeline();
   // Generic transforms: canonicalize, cse, inline, symbol-dce, sccp, ...
   mlir::registerTransformsPasses();
   return mlir::asMainReturnCode(

@@ -344,6 +344,8 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
 } // namespace
 
 int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
+  if (llvm::StringRef(options.arch).starts_with("gfx"))
+    return runCompileAMDGPU(options);
   Clock::time_point start = Clock::now();
   Timings timings;
 

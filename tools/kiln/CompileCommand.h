@@ -88,6 +88,11 @@ struct CompileOutcome {
 /// Diagnostics go to stderr, the summary (and --timings table) to stdout.
 int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr);
 
+/// `kiln compile` for an AMDGPU target (gfx90a, gfx942): TTIR to a code
+/// object (hsaco) with its metadata.json; no compile cache yet. Returns the
+/// exit status.
+int runCompileAMDGPU(const CompileOptions &options);
+
 /// `kiln toolchain`: prints the ptxas path and version and the libdevice
 /// path and SHA-256 (what a compile job records). Returns the exit status.
 int runToolchain(const std::string &ptxasPath, const std::string &libdevicePath);

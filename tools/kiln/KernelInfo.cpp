@@ -154,7 +154,7 @@ std::string toMetadataJson(const KernelMetadata &m) {
   json doc = {
       {"format", "kiln-kernel/1"},
       {"kernel", m.kernel},
-      {"target", {{"backend", "cuda"}, {"arch", m.arch}, {"warp_size", m.warpSize}}},
+      {"target", {{"backend", m.backend}, {"arch", m.arch}, {"warp_size", m.warpSize}}},
       {"num_warps", m.numWarps},
       {"num_stages", m.numStages},
       {"num_ctas", m.numCtas},

@@ -54,6 +54,8 @@ signatureFromLLVMFunc(mlir::LLVM::LLVMFuncOp func);
 /// Everything metadata.json holds.
 struct KernelMetadata {
   std::string kernel;
+  /// "cuda" or "hip".
+  std::string backend = "cuda";
   std::string arch;
   int warpSize = 32;
   int numWarps = 4;

@@ -1,0 +1,219 @@
+//===- AMDGPUBackend.cpp - LLVM + ROCDL dialects to a code object ---------===//
+
+#include "pipelines/amdgpu/AMDGPUBackend.h"
+
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace llvm;
+
+namespace kiln::amdgpu {
+
+namespace {
+
+constexpr const char *kTriple = "amdgcn-amd-amdhsa";
+
+Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+int64_t microsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+const Target *amdgpuTarget(std::string &error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+  });
+  return TargetRegistry::lookupTarget(Triple(kTriple), error);
+}
+
+} // namespace
+
+void registerAMDGPUTranslations(mlir::DialectRegistry &registry) {
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerROCDLDialectTranslation(registry);
+}
+
+Error validateTarget(const std::string &arch) {
+  if (arch != "gfx90a" && arch != "gfx942")
+    return makeError("unknown AMDGPU target '" + arch +
+                     "' (supported: gfx90a, gfx942)");
+  return Error::success();
+}
+
+Expected<std::string> findLld(const std::string &explicitPath) {
+  if (!explicitPath.empty()) {
+    if (sys::fs::can_execute(explicitPath))
+      return explicitPath;
+    return makeError("ld.lld '" + explicitPath + "' is not an executable");
+  }
+  if (const char *env = std::getenv("KILN_LLD"); env && *env) {
+    if (sys::fs::can_execute(env))
+      return std::string(env);
+    return makeError("KILN_LLD='" + Twine(env) + "' is not an executable");
+  }
+  // The lld of the LLVM kiln is built with: an older ld.lld (Debian's
+  // default is 14) rejects code object v5 ("unknown abi version").
+  if (ErrorOr<std::string> found = sys::findProgramByName("ld.lld-22"))
+    return *found;
+  if (const char *prefix = std::getenv("KILN_LLVM_PREFIX"); prefix && *prefix) {
+    SmallString<256> path(prefix);
+    sys::path::append(path, "bin", "ld.lld");
+    if (sys::fs::can_execute(path))
+      return std::string(path);
+  }
+  if (ErrorOr<std::string> found = sys::findProgramByName("ld.lld"))
+    return *found;
+  return makeError("ld.lld not found: install lld-22 (Debian), or set "
+                   "KILN_LLD to an ld.lld of LLVM 22");
+}
+
+Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
+                                             const AMDGPUBackendOptions &options) {
+  if (Error err = validateTarget(options.arch))
+    return std::move(err);
+  Expected<std::string> lld = findLld(options.lldPath);
+  if (!lld)
+    return lld.takeError();
+  std::string error;
+  const Target *target = amdgpuTarget(error);
+  if (!target)
+    return makeError("AMDGPU target unavailable in this LLVM: " + error);
+  static constexpr CodeGenOptLevel levels[] = {
+      CodeGenOptLevel::None, CodeGenOptLevel::Less, CodeGenOptLevel::Default,
+      CodeGenOptLevel::Aggressive};
+  int level = std::clamp(options.optLevel, 0, 3);
+  std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
+      Triple(kTriple), options.arch, "", TargetOptions(), Reloc::PIC_,
+      std::nullopt, levels[level]));
+  if (!tm)
+    return makeError("cannot create the AMDGPU target machine for " + options.arch);
+
+  AMDGPUCompileResult result;
+  auto start = std::chrono::steady_clock::now();
+  LLVMContext context;
+  std::string messages;
+  mlir::ScopedDiagnosticHandler handler(
+      module.getContext(), [&](mlir::Diagnostic &diag) {
+        if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+          messages += "\n" + diag.str();
+        return mlir::success();
+      });
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, "kiln");
+  if (!llvmModule)
+    return makeError("translate to LLVM IR: the module is not valid LLVM "
+                     "dialect IR" + Twine(messages));
+  llvmModule->setTargetTriple(Triple(kTriple));
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->addModuleFlag(Module::Error, "amdhsa_code_object_version",
+                            options.codeObjectVersion * 100);
+  result.timings.translateUs = microsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  if (Error err = kiln::nvptx::optimizeModule(*llvmModule, *tm, level))
+    return std::move(err);
+  result.timings.optimizeUs = microsSince(start);
+  // A call that nothing defines (libdevice's __nv_* from Triton TTIR, or a
+  // ROCm device-library function: those libraries are not linked yet)
+  // would load as an unresolved symbol; reject it here by name.
+  for (const Function &fn : *llvmModule)
+    if (fn.isDeclaration() && !fn.isIntrinsic() && !fn.use_empty())
+      return makeError("link: '" + fn.getName() +
+                       "' is not defined for " + options.arch +
+                       " (device math libraries are not linked for AMDGPU "
+                       "yet)");
+  raw_string_ostream(result.llvmIR) << *llvmModule;
+
+  start = std::chrono::steady_clock::now();
+  SmallString<0> object;
+  {
+    raw_svector_ostream os(object);
+    legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, CodeGenFileType::ObjectFile))
+      return makeError("codegen: the AMDGPU target cannot emit an object file");
+    pm.run(*llvmModule);
+  }
+  result.timings.codegenUs = microsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  SmallString<128> dir;
+  if (std::error_code ec = sys::fs::createUniqueDirectory("kiln-amdgpu", dir))
+    return makeError("link: cannot create a temporary directory: " + ec.message());
+  SmallString<128> objPath(dir), hsacoPath(dir), logPath(dir);
+  sys::path::append(objPath, "kernel.o");
+  sys::path::append(hsacoPath, "kernel.hsaco");
+  sys::path::append(logPath, "lld.log");
+  auto cleanup = [&] {
+    sys::fs::remove(objPath);
+    sys::fs::remove(hsacoPath);
+    sys::fs::remove(logPath);
+    sys::fs::remove(dir);
+  };
+  {
+    std::error_code ec;
+    raw_fd_ostream os(objPath, ec, sys::fs::OF_None);
+    if (ec) {
+      cleanup();
+      return makeError("link: cannot write " + objPath + ": " + ec.message());
+    }
+    os << object;
+  }
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  std::string execError;
+  int rc = sys::ExecuteAndWait(*lld,
+                               {*lld, "-shared", "--no-undefined", "-o",
+                                hsacoPath, objPath},
+                               std::nullopt, redirects, 0, 0, &execError);
+  if (rc != 0) {
+    std::string log;
+    if (auto buf = MemoryBuffer::getFile(logPath))
+      log = (*buf)->getBuffer().str();
+    cleanup();
+    return makeError("link: ld.lld failed (" + Twine(rc) + ")" +
+                     (execError.empty() ? "" : ": " + execError) +
+                     (log.empty() ? "" : ":\n" + log));
+  }
+  auto hsaco = MemoryBuffer::getFile(hsacoPath);
+  if (!hsaco) {
+    cleanup();
+    return makeError("link: cannot read " + hsacoPath);
+  }
+  result.hsaco = (*hsaco)->getBuffer().str();
+  cleanup();
+  result.timings.linkUs = microsSince(start);
+  return std::move(result);
+}
+
+} // namespace kiln::amdgpu

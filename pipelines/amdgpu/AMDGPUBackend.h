@@ -1,0 +1,70 @@
+//===- AMDGPUBackend.h - LLVM + ROCDL dialects to a code object -*- C++ -*-===//
+//
+// The back half of kiln's AMDGPU path: a module in the LLVM + ROCDL dialects
+// (kernels marked rocdl.kernel) becomes LLVM IR, is optimized at O3 for the
+// AMDGPU target, compiled by LLVM's AMDGPU backend into a relocatable object
+// and linked by ld.lld into a HIP code object (hsaco: an ELF shared object
+// with amdhsa kernel descriptors and metadata notes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PIPELINES_AMDGPU_AMDGPUBACKEND_H
+#define KILN_PIPELINES_AMDGPU_AMDGPUBACKEND_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class ModuleOp;
+} // namespace mlir
+
+namespace kiln::amdgpu {
+
+struct AMDGPUBackendOptions {
+  /// "gfx90a" (MI200) or "gfx942" (MI300).
+  std::string arch = "gfx90a";
+  /// AMDHSA code-object version, set explicitly as the module flag
+  /// amdhsa_code_object_version (x100: 5 -> 500).
+  int codeObjectVersion = 5;
+  /// LLVM optimization level (0-3).
+  int optLevel = 3;
+  /// ld.lld; empty: KILN_LLD, then ld.lld-22 on PATH, then
+  /// $KILN_LLVM_PREFIX/bin/ld.lld, then ld.lld on PATH.
+  std::string lldPath;
+};
+
+/// Microseconds per stage.
+struct AMDGPUStageTimings {
+  int64_t translateUs = 0;
+  int64_t optimizeUs = 0;
+  int64_t codegenUs = 0;
+  int64_t linkUs = 0;
+};
+
+struct AMDGPUCompileResult {
+  std::string llvmIR;   ///< after optimization
+  std::string hsaco;    ///< the linked code object
+  AMDGPUStageTimings timings;
+};
+
+/// Registers the LLVM IR translations the backend needs (builtin, LLVM,
+/// ROCDL) into `registry`.
+void registerAMDGPUTranslations(mlir::DialectRegistry &registry);
+
+/// Checks `arch` is a target kiln builds for (gfx90a, gfx942).
+llvm::Error validateTarget(const std::string &arch);
+
+/// Finds ld.lld (see AMDGPUBackendOptions::lldPath).
+llvm::Expected<std::string> findLld(const std::string &explicitPath);
+
+/// Compiles `module` to a code object. Errors name the stage (translate,
+/// optimize, codegen, link) and what failed; nothing aborts.
+llvm::Expected<AMDGPUCompileResult>
+compileToHsaco(mlir::ModuleOp module, const AMDGPUBackendOptions &options);
+
+} // namespace kiln::amdgpu
+
+#endif // KILN_PIPELINES_AMDGPU_AMDGPUBACKEND_H

@@ -1,0 +1,52 @@
+//===- Stages.cpp - pipeline stages shared by the GPU targets -------------===//
+
+#include "pipelines/common/Stages.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace kiln::pipelines {
+
+/// Stage 1: simplify the TTIR as written (folds constant splats and masks,
+/// drops dead code) so later stages see fewer ops.
+void addTTCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Stage 2: give every tensor a distributed layout for this CTA shape;
+/// coalescing decisions are made here.
+void addLayoutAssignment(OpPassManager &pm, int numWarps,
+                         int threadsPerWarp) {
+  KGPUAssignLayoutsOptions layoutOptions;
+  layoutOptions.numWarps = numWarps;
+  layoutOptions.threadsPerWarp = threadsPerWarp;
+  pm.addPass(createKGPUAssignLayouts(layoutOptions));
+  // Folds conversions of splats/ranges/constants and conversion chains.
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// Stage 3: SIMT lowering of tensors to per-thread LLVM values, then the
+/// structured control flow left in the kernel body.
+void addLLVMLowering(OpPassManager &pm, llvm::StringRef target) {
+  KGPUConvertToLLVMOptions llvmOptions;
+  llvmOptions.target = target.str();
+  pm.addPass(createKGPUConvertToLLVM(llvmOptions));
+  pm.addPass(createSCFToControlFlowPass());
+  // scf-to-cf creates arith and cf ops for loop headers.
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+} // namespace kiln::pipelines

@@ -1,0 +1,35 @@
+//===- Stages.h - pipeline stages shared by the GPU targets -----*- C++ -*-===//
+//
+// The TTIR -> LLVM pipelines of every target are the same three stages with
+// target parameters (upstream MLIR's GPU pipelines are built the same way):
+// tt cleanup, layout assignment for the CTA shape, SIMT lowering through the
+// target's TargetInfo.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PIPELINES_COMMON_STAGES_H
+#define KILN_PIPELINES_COMMON_STAGES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace kiln::pipelines {
+
+/// Stage 1: canonicalize + CSE of the TTIR as written.
+void addTTCleanup(mlir::OpPassManager &pm);
+
+/// Stage 2: distributed layouts for `numWarps` warps of `threadsPerWarp`
+/// lanes (coalescing decided here), then conversion clean-up.
+void addLayoutAssignment(mlir::OpPassManager &pm, int numWarps,
+                         int threadsPerWarp);
+
+/// Stage 3: SIMT lowering for `target` ("nvptx", "amdgpu"), then the
+/// structured control flow and clean-up down to the LLVM dialect.
+void addLLVMLowering(mlir::OpPassManager &pm, llvm::StringRef target);
+
+} // namespace kiln::pipelines
+
+#endif // KILN_PIPELINES_COMMON_STAGES_H

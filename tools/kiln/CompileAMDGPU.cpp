@@ -1,0 +1,181 @@
+//===- CompileAMDGPU.cpp - `kiln compile --target gfx90a|gfx942` ----------===//
+//
+// TTIR -> LLVM + ROCDL (kiln-ttir-to-llvm-amdgpu) -> code object (hsaco),
+// written with the stage IRs and a metadata.json (backend "hip", 64-lane
+// wavefronts) beside it. The compile cache is not used for AMDGPU yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/kiln/CompileCommand.h"
+#include "tools/kiln/KernelInfo.h"
+
+#include "dialects/tt/IR/TTOps.h"
+#include "pipelines/amdgpu/AMDGPUBackend.h"
+#include "pipelines/amdgpu/AMDGPUPipeline.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace kiln::tool {
+
+namespace {
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "kiln: error: " << message << "\n";
+  return 1;
+}
+
+bool writeFile(const llvm::Twine &path, llvm::StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << "kiln: error: cannot write " << path << ": "
+                 << ec.message() << "\n";
+    return false;
+  }
+  os << data;
+  return true;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+} // namespace
+
+int runCompileAMDGPU(const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error err = kiln::amdgpu::validateTarget(options.arch))
+    return fail(llvm::toString(std::move(err)));
+  if (options.numWarps < 1 || options.numWarps > 16 ||
+      !llvm::isPowerOf2_32(options.numWarps))
+    return fail("--num-warps must be a power of two in [1, 16] for AMDGPU "
+                "(64-lane wavefronts, 1024 threads per workgroup), got " +
+                llvm::Twine(options.numWarps));
+  llvm::Expected<std::string> lld = kiln::amdgpu::findLld("");
+  if (!lld)
+    return fail(llvm::toString(lld.takeError()));
+
+  mlir::DialectRegistry registry;
+  kiln::tt::registerTTIRDialects(registry);
+  registry.insert<mlir::LLVM::LLVMDialect, mlir::ROCDL::ROCDLDialect>();
+  kiln::amdgpu::registerAMDGPUTranslations(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(options.inputFile, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The kernel: the one public tt.func (or --kernel).
+  std::vector<kiln::tt::FuncOp> kernels;
+  for (auto fn : module->getOps<kiln::tt::FuncOp>())
+    if (fn.isPublic() && (options.kernel.empty() || fn.getName() == options.kernel))
+      kernels.push_back(fn);
+  if (kernels.size() != 1)
+    return fail(options.inputFile + ": expected one public tt.func" +
+                (options.kernel.empty() ? "" : " named " + options.kernel) +
+                " for --target " + options.arch + ", found " +
+                llvm::Twine(kernels.size()));
+  std::string kernelName = kernels[0].getName().str();
+  mlir::FailureOr<std::vector<KernelArg>> signature = signatureFromTTFunc(
+      mlir::cast<mlir::FunctionOpInterface>(kernels[0].getOperation()));
+  if (mlir::failed(signature))
+    return 1;
+
+  auto pipelineStart = std::chrono::steady_clock::now();
+  mlir::PassManager pm(&context);
+  kiln::pipelines::AMDGPUPipelineOptions pipelineOptions;
+  pipelineOptions.numWarps = options.numWarps;
+  pipelineOptions.numStages = options.numStages;
+  pipelineOptions.arch = options.arch;
+  kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);
+  if (mlir::failed(pm.run(*module)))
+    return 1;
+  double pipelineMs = msSince(pipelineStart);
+
+  std::string dir = options.outputDir;
+  if (dir.empty())
+    dir = (llvm::Twine("kiln-out/") + kernelName).str();
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return fail("cannot create output directory " + dir + ": " + ec.message());
+  auto artifact = [&](const std::string &name) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    return std::string(path);
+  };
+  {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (!writeFile(artifact(kernelName + ".llvm.mlir"), text))
+      return 1;
+  }
+
+  kiln::amdgpu::AMDGPUBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.lldPath = *lld;
+  llvm::Expected<kiln::amdgpu::AMDGPUCompileResult> compiled =
+      kiln::amdgpu::compileToHsaco(*module, backendOptions);
+  if (!compiled)
+    return fail(options.inputFile + ": " + llvm::toString(compiled.takeError()));
+
+  KernelMetadata metadata;
+  metadata.kernel = kernelName;
+  metadata.backend = "hip";
+  metadata.arch = options.arch;
+  metadata.warpSize = 64;
+  metadata.numWarps = options.numWarps;
+  metadata.numStages = options.numStages;
+  if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>("kgpu.shared"))
+    metadata.sharedBytes = shared.getInt();
+  metadata.signature = std::move(*signature);
+  metadata.binaryFile = kernelName + ".hsaco";
+  metadata.binarySize = compiled->hsaco.size();
+  metadata.binarySha256 = llvm::toHex(
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(compiled->hsaco)),
+      /*LowerCase=*/true);
+  if (!writeFile(artifact(kernelName + ".ll"), compiled->llvmIR) ||
+      !writeFile(artifact(metadata.binaryFile), compiled->hsaco) ||
+      !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))
+    return 1;
+
+  const kiln::amdgpu::AMDGPUStageTimings &t = compiled->timings;
+  if (!options.quiet)
+    llvm::outs() << llvm::formatv(
+        "kiln: {0} -> {1} ({2}, code object v5, hsaco {3} B) in {4:f1} ms "
+        "[pipeline {5:f1}, translate {6:f1}, optimize {7:f1}, codegen {8:f1}, "
+        "ld.lld {9:f1}]\n",
+        kernelName, dir, options.arch, compiled->hsaco.size(), msSince(start),
+        pipelineMs, t.translateUs / 1000.0, t.optimizeUs / 1000.0,
+        t.codegenUs / 1000.0, t.linkUs / 1000.0);
+  return 0;
+}
+
+} // namespace kiln::tool
