@@ -10,7 +10,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -96,6 +99,70 @@ Expected<std::string> findLld(const std::string &explicitPath) {
     return *found;
   return makeError("ld.lld not found: install lld-22 (Debian), or set "
                    "KILN_LLD to an ld.lld of LLVM 22");
+}
+
+Expected<std::vector<CodeObjectKernelInfo>> readCodeObjectKernels(StringRef hsaco) {
+  Expected<object::ELF64LEFile> elf = object::ELF64LEFile::create(hsaco);
+  if (!elf)
+    return makeError("code object: not a 64-bit ELF: " +
+                     toString(elf.takeError()));
+  auto phdrs = elf->program_headers();
+  if (!phdrs)
+    return makeError("code object: " + toString(phdrs.takeError()));
+  std::vector<CodeObjectKernelInfo> kernels;
+  bool found = false;
+  for (const auto &phdr : *phdrs) {
+    if (phdr.p_type != ELF::PT_NOTE)
+      continue;
+    Error err = Error::success();
+    for (const auto &note : elf->notes(phdr, err)) {
+      if (note.getName() != "AMDGPU" ||
+          note.getType() != ELF::NT_AMDGPU_METADATA)
+        continue;
+      found = true;
+      msgpack::Document doc;
+      if (!doc.readFromBlob(note.getDescAsStringRef(4), false))
+        return makeError("code object: the AMDGPU metadata is not msgpack");
+      auto root = doc.getRoot();
+      if (root.getKind() != msgpack::Type::Map)
+        return makeError("code object: the AMDGPU metadata is not a map");
+      auto &map = root.getMap();
+      auto it = map.find(doc.getNode("amdhsa.kernels"));
+      if (it == map.end() || it->second.getKind() != msgpack::Type::Array)
+        return makeError("code object: no amdhsa.kernels in the metadata");
+      for (auto &k : it->second.getArray()) {
+        if (k.getKind() != msgpack::Type::Map)
+          continue;
+        CodeObjectKernelInfo info;
+        auto &km = k.getMap();
+        auto integer = [&](const char *key) -> int64_t {
+          auto f = km.find(doc.getNode(key));
+          if (f == km.end())
+            return -1;
+          if (f->second.getKind() == msgpack::Type::UInt)
+            return int64_t(f->second.getUInt());
+          if (f->second.getKind() == msgpack::Type::Int)
+            return f->second.getInt();
+          return -1;
+        };
+        if (auto f = km.find(doc.getNode(".name"));
+            f != km.end() && f->second.getKind() == msgpack::Type::String)
+          info.name = f->second.getString().str();
+        info.wavefrontSize = integer(".wavefront_size");
+        info.vgprCount = integer(".vgpr_count");
+        info.sgprCount = integer(".sgpr_count");
+        info.kernargSegmentSize = integer(".kernarg_segment_size");
+        info.groupSegmentFixedSize = integer(".group_segment_fixed_size");
+        info.privateSegmentFixedSize = integer(".private_segment_fixed_size");
+        kernels.push_back(std::move(info));
+      }
+    }
+    if (err)
+      return makeError("code object: " + toString(std::move(err)));
+  }
+  if (!found)
+    return makeError("code object: no NT_AMDGPU_METADATA note");
+  return kernels;
 }
 
 Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
@@ -213,6 +280,11 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   result.hsaco = (*hsaco)->getBuffer().str();
   cleanup();
   result.timings.linkUs = microsSince(start);
+  Expected<std::vector<CodeObjectKernelInfo>> kernels =
+      readCodeObjectKernels(result.hsaco);
+  if (!kernels)
+    return kernels.takeError();
+  result.kernels = std::move(*kernels);
   return std::move(result);
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -44,11 +45,30 @@ struct AMDGPUStageTimings {
   int64_t linkUs = 0;
 };
 
+/// What the code object's AMDGPU metadata note (NT_AMDGPU_METADATA,
+/// msgpack "amdhsa.kernels") says about one kernel; -1 where absent.
+struct CodeObjectKernelInfo {
+  std::string name;
+  int64_t wavefrontSize = -1;
+  int64_t vgprCount = -1;
+  int64_t sgprCount = -1;
+  int64_t kernargSegmentSize = -1;   ///< bytes
+  int64_t groupSegmentFixedSize = -1; ///< static LDS bytes
+  int64_t privateSegmentFixedSize = -1; ///< scratch bytes per lane (spills)
+};
+
 struct AMDGPUCompileResult {
   std::string llvmIR;   ///< after optimization
   std::string hsaco;    ///< the linked code object
+  /// Read back from the code object's metadata note.
+  std::vector<CodeObjectKernelInfo> kernels;
   AMDGPUStageTimings timings;
 };
+
+/// Reads the kernels' descriptors from a code object's NT_AMDGPU_METADATA
+/// note (code-object v4/v5 msgpack). Errors name what is missing.
+llvm::Expected<std::vector<CodeObjectKernelInfo>>
+readCodeObjectKernels(llvm::StringRef hsaco);
 
 /// Registers the LLVM IR translations the backend needs (builtin, LLVM,
 /// ROCDL) into `registry`.

@@ -28,6 +28,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace kiln::tool {
@@ -156,6 +157,17 @@ int runCompileAMDGPU(const CompileOptions &options) {
   if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>("kgpu.shared"))
     metadata.sharedBytes = shared.getInt();
   metadata.signature = std::move(*signature);
+  // Resources as the code object describes the kernel.
+  for (const kiln::amdgpu::CodeObjectKernelInfo &k : compiled->kernels)
+    if (k.name == kernelName) {
+      if (k.wavefrontSize != 64)
+        return fail(options.inputFile + ": code object: " + kernelName +
+                    " has wavefront size " + llvm::Twine(k.wavefrontSize) +
+                    ", expected 64");
+      metadata.registers = static_cast<int>(k.vgprCount);
+      metadata.spillStoreBytes = std::max<int64_t>(0, k.privateSegmentFixedSize);
+      metadata.sharedBytes += std::max<int64_t>(0, k.groupSegmentFixedSize);
+    }
   metadata.binaryFile = kernelName + ".hsaco";
   metadata.binarySize = compiled->hsaco.size();
   metadata.binarySha256 = llvm::toHex(
@@ -169,12 +181,12 @@ int runCompileAMDGPU(const CompileOptions &options) {
   const kiln::amdgpu::AMDGPUStageTimings &t = compiled->timings;
   if (!options.quiet)
     llvm::outs() << llvm::formatv(
-        "kiln: {0} -> {1} ({2}, code object v5, hsaco {3} B) in {4:f1} ms "
+        "kiln: {0} -> {1} ({2}, code object v5, {10} VGPRs, hsaco {3} B) in {4:f1} ms "
         "[pipeline {5:f1}, translate {6:f1}, optimize {7:f1}, codegen {8:f1}, "
         "ld.lld {9:f1}]\n",
         kernelName, dir, options.arch, compiled->hsaco.size(), msSince(start),
         pipelineMs, t.translateUs / 1000.0, t.optimizeUs / 1000.0,
-        t.codegenUs / 1000.0, t.linkUs / 1000.0);
+        t.codegenUs / 1000.0, t.linkUs / 1000.0, metadata.registers);
   return 0;
 }
 
