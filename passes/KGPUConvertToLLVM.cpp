@@ -33,6 +33,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstring>
 #include <functional>
 
 namespace kiln {
@@ -555,6 +556,9 @@ struct ExpandDimsLowering : KPattern<tt::ExpandDimsOp> {
   }
 };
 
+Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
+                           ArrayRef<Value> args, Type resTy);
+
 /// Applies scalar versions of elementwise ops (arith, math and the
 /// elementwise tt ops) to every element a thread holds.
 struct ElementwiseLowering : ConversionPattern {
@@ -695,6 +699,12 @@ struct ElementwiseLowering : ConversionPattern {
     if (auto ext = dyn_cast<tt::ExternElementwiseOp>(op)) {
       auto module = op->getParentOfType<ModuleOp>();
       StringRef symbol = ext.getSymbol();
+      // Off NVIDIA, libdevice (__nv_*) is not there: the common f32/f64
+      // functions Triton and Inductor call map to LLVM intrinsics every
+      // backend implements; others fail at link time, by name.
+      if (l.target->getName() != "nvptx" && symbol.starts_with("__nv_"))
+        if (Value v = libdeviceAsIntrinsic(b, loc, symbol, args, resTy))
+          return v;
       SmallVector<Type> argTypes;
       for (Value a : args)
         argTypes.push_back(a.getType());
@@ -711,6 +721,70 @@ struct ElementwiseLowering : ConversionPattern {
                            << "' elementwise";
   }
 };
+
+/// libdevice functions with an LLVM intrinsic (or a two-op) equivalent:
+/// __nv_expf / __nv_exp, __nv_exp2f, __nv_logf, __nv_log2f, __nv_sqrtf,
+/// __nv_rsqrtf, __nv_fabsf, __nv_floorf, __nv_ceilf, __nv_truncf,
+/// __nv_fmaxf, __nv_fminf, __nv_sinf, __nv_cosf, __nv_powf, __nv_fmaf
+/// (and their f64 spellings without the trailing f). Null otherwise.
+Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
+                           ArrayRef<Value> args, Type resTy) {
+  StringRef name = symbol.drop_front(strlen("__nv_"));
+  bool f32 = resTy.isF32();
+  if (f32) {
+    if (!name.consume_back("f"))
+      return {};
+  } else if (!resTy.isF64()) {
+    return {};
+  }
+  auto unary = [&](auto tag) -> Value {
+    using OpT = decltype(tag);
+    if (args.size() != 1)
+      return {};
+    return OpT::create(b, loc, args[0]);
+  };
+  auto binary = [&](auto tag) -> Value {
+    using OpT = decltype(tag);
+    if (args.size() != 2)
+      return {};
+    return OpT::create(b, loc, args[0], args[1]);
+  };
+  if (name == "exp")
+    return unary(LLVM::ExpOp());
+  if (name == "exp2")
+    return unary(LLVM::Exp2Op());
+  if (name == "log")
+    return unary(LLVM::LogOp());
+  if (name == "log2")
+    return unary(LLVM::Log2Op());
+  if (name == "sqrt")
+    return unary(LLVM::SqrtOp());
+  if (name == "fabs")
+    return unary(LLVM::FAbsOp());
+  if (name == "floor")
+    return unary(LLVM::FFloorOp());
+  if (name == "ceil")
+    return unary(LLVM::FCeilOp());
+  if (name == "trunc")
+    return unary(LLVM::FTruncOp());
+  if (name == "sin")
+    return unary(LLVM::SinOp());
+  if (name == "cos")
+    return unary(LLVM::CosOp());
+  if (name == "fmax")
+    return binary(LLVM::MaxNumOp());
+  if (name == "fmin")
+    return binary(LLVM::MinNumOp());
+  if (name == "pow")
+    return binary(LLVM::PowOp());
+  if (name == "fma" && args.size() == 3)
+    return LLVM::FMAOp::create(b, loc, args[0], args[1], args[2]);
+  if (name == "rsqrt" && args.size() == 1) {
+    Value one = LLVM::ConstantOp::create(b, loc, resTy, b.getFloatAttr(resTy, 1.0));
+    return LLVM::FDivOp::create(b, loc, one, LLVM::SqrtOp::create(b, loc, args[0]));
+  }
+  return {};
+}
 
 /// The dimension along which a thread's consecutive registers run.
 unsigned fastestDim(Attribute layout) {
@@ -1460,8 +1534,8 @@ struct DotLowering : KPattern<tt::DotOp> {
         bT.getElementType() != elem)
       return op.emitError() << "tt.dot on " << elem << " x "
                             << bT.getElementType()
-                            << " operands is not supported by the NVPTX "
-                               "lowering yet";
+                            << " operands is not supported by the " << targetLabel(l)
+                            << " lowering yet";
     auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
     if (!offsetAttr || !l.smem)
       return op.emitError() << "internal error: no shared memory assigned";
