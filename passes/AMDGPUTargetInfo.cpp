@@ -131,14 +131,111 @@ public:
     LLVM::MaskedStoreOp::create(b, loc, v, ptr, mask, b.getI32IntegerAttr(align));
   }
 
-  Value atomicRMW(OpBuilder &, Location, tt::RMWOp, Value, Value, Value,
-                  tt::MemSemantic, tt::MemSyncScope) override {
-    return {}; // not yet: reported by the lowering, naming the op
+  bool atomicsTakePredicate() const override { return false; }
+
+  /// LLVM's memory model names AMDGPU scopes "workgroup" and "agent"; the
+  /// empty scope is the system (AMDGPUUsage, memory model section).
+  static StringRef syncScope(tt::MemSyncScope scope) {
+    switch (scope) {
+    case tt::MemSyncScope::CTA:
+      return "workgroup";
+    case tt::MemSyncScope::GPU:
+      return "agent";
+    case tt::MemSyncScope::SYSTEM:
+      return "";
+    }
+    return "agent";
   }
 
-  Value atomicCAS(OpBuilder &, Location, Value, Value, Value, Value,
-                  tt::MemSemantic, tt::MemSyncScope) override {
-    return {};
+  static LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
+    switch (sem) {
+    case tt::MemSemantic::RELAXED:
+      return LLVM::AtomicOrdering::monotonic;
+    case tt::MemSemantic::ACQUIRE:
+      return LLVM::AtomicOrdering::acquire;
+    case tt::MemSemantic::RELEASE:
+      return LLVM::AtomicOrdering::release;
+    case tt::MemSemantic::ACQUIRE_RELEASE:
+      return LLVM::AtomicOrdering::acq_rel;
+    }
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+
+  Value atomicRMW(OpBuilder &b, Location loc, tt::RMWOp op, Value ptr,
+                  Value value, Value /*pred: branched around by the caller*/,
+                  tt::MemSemantic sem, tt::MemSyncScope scope) override {
+    Type elem = value.getType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    bool int3264 = elem.isInteger() && (bits == 32 || bits == 64);
+    LLVM::AtomicBinOp bin;
+    switch (op) {
+    case tt::RMWOp::AND:
+      bin = LLVM::AtomicBinOp::_and;
+      break;
+    case tt::RMWOp::OR:
+      bin = LLVM::AtomicBinOp::_or;
+      break;
+    case tt::RMWOp::XOR:
+      bin = LLVM::AtomicBinOp::_xor;
+      break;
+    case tt::RMWOp::ADD:
+      bin = LLVM::AtomicBinOp::add;
+      break;
+    case tt::RMWOp::MAX:
+      bin = LLVM::AtomicBinOp::max;
+      break;
+    case tt::RMWOp::MIN:
+      bin = LLVM::AtomicBinOp::min;
+      break;
+    case tt::RMWOp::UMAX:
+      bin = LLVM::AtomicBinOp::umax;
+      break;
+    case tt::RMWOp::UMIN:
+      bin = LLVM::AtomicBinOp::umin;
+      break;
+    case tt::RMWOp::XCHG:
+      if (!(int3264 || elem.isF32() || elem.isF64()))
+        return {};
+      return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::xchg, ptr,
+                                       value, ordering(sem), syncScope(scope),
+                                       bits / 8);
+    case tt::RMWOp::FADD:
+      if (!(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64()))
+        return {};
+      return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::fadd, ptr,
+                                       value, ordering(sem), syncScope(scope),
+                                       bits / 8);
+    }
+    if (!int3264)
+      return {};
+    return LLVM::AtomicRMWOp::create(b, loc, bin, ptr, value, ordering(sem),
+                                     syncScope(scope), bits / 8);
+  }
+
+  Value atomicCAS(OpBuilder &b, Location loc, Value ptr, Value cmp,
+                  Value value, Value /*pred*/, tt::MemSemantic sem,
+                  tt::MemSyncScope scope) override {
+    // cmpxchg takes integers: floats go through their bits.
+    Type elem = value.getType();
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 32 && bits != 64)
+      return {};
+    Type intTy = b.getIntegerType(bits);
+    if (elem != intTy) {
+      cmp = LLVM::BitcastOp::create(b, loc, intTy, cmp);
+      value = LLVM::BitcastOp::create(b, loc, intTy, value);
+    }
+    LLVM::AtomicOrdering success = ordering(sem);
+    LLVM::AtomicOrdering failure =
+        success == LLVM::AtomicOrdering::acq_rel   ? LLVM::AtomicOrdering::acquire
+        : success == LLVM::AtomicOrdering::release ? LLVM::AtomicOrdering::monotonic
+                                                   : success;
+    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, cmp, value, success,
+                                             failure, syncScope(scope), bits / 8);
+    Value old = LLVM::ExtractValueOp::create(b, loc, cas, ArrayRef<int64_t>{0});
+    if (elem != intTy)
+      old = LLVM::BitcastOp::create(b, loc, elem, old);
+    return old;
   }
 
   Value fastDivF32(OpBuilder &b, Location loc, Value x, Value y) override {

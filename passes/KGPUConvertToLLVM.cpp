@@ -1807,7 +1807,32 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     SmallVector<Value> vals;
     for (auto &list : valueLists)
       vals.push_back(list[i]);
-    Value old = emit(ptrList[i], vals, pred);
+    Value old;
+    if (l.target->atomicsTakePredicate()) {
+      old = emit(ptrList[i], vals, pred);
+    } else {
+      // if (pred) old = atomic; else old = undef -- through a join block
+      // whose argument carries the value.
+      Type elem = vals.front().getType();
+      Block *cur = rewriter.getInsertionBlock();
+      Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
+      Block *join = rewriter.createBlock(after, {elem}, {loc});
+      Block *doIt = rewriter.createBlock(join);
+      rewriter.setInsertionPointToEnd(cur);
+      Value undef = LLVM::UndefOp::create(rewriter, loc, elem);
+      LLVM::CondBrOp::create(rewriter, loc, pred, doIt, ValueRange{}, join,
+                             ValueRange{undef});
+      rewriter.setInsertionPointToEnd(doIt);
+      Value v = emit(ptrList[i], vals, Value());
+      if (v)
+        LLVM::BrOp::create(rewriter, loc, ValueRange{v}, join);
+      else
+        LLVM::BrOp::create(rewriter, loc, ValueRange{undef}, join);
+      rewriter.setInsertionPointToEnd(join);
+      LLVM::BrOp::create(rewriter, loc, after);
+      rewriter.setInsertionPointToStart(after);
+      old = v ? join->getArgument(0) : Value();
+    }
     if (!old)
       return op.emitError() << "'" << op->getName() << "' on "
                             << getElementTypeOrSelf(resultType)

@@ -65,6 +65,11 @@ public:
                                tt::CacheModifier cache,
                                tt::EvictionPolicy evict) = 0;
 
+  /// Whether atomicRMW/atomicCAS take the element's predicate themselves
+  /// (NVPTX: a predicated instruction). When false, the lowering branches
+  /// around the atomic and calls them with a null `pred`.
+  virtual bool atomicsTakePredicate() const { return true; }
+
   /// Atomic read-modify-write of one element at `ptr` when `pred` is true;
   /// returns the previous value (undefined where `pred` is false). `value`
   /// and the result have `elemType`. Fails (null) for an operation/type
@@ -93,7 +98,8 @@ public:
 std::unique_ptr<TargetInfo> createNVPTXTargetInfo();
 
 /// AMDGPU (gfx90a, gfx942): ROCDL workitem/workgroup ids, ds_bpermute,
-/// s_barrier, masked vector loads/stores; atomics not yet.
+/// s_barrier, masked vector loads/stores, LLVM atomicrmw/cmpxchg with AMDGPU
+/// sync scopes ("workgroup", "agent", system).
 std::unique_ptr<TargetInfo> createAMDGPUTargetInfo();
 
 } // namespace kiln

@@ -40,8 +40,8 @@ for root in cuda_roots():
 if ptxas and os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
 # The AMDGPU tests link with the LLVM prefix's ld.lld (on PATH through
-# run_lit.sh) and read code objects with its llvm-readobj.
-if shutil.which("ld.lld") and shutil.which("llvm-readobj"):
+# run_lit.sh) and read code objects with its llvm-readobj and llvm-objdump.
+if all(shutil.which(t) for t in ("ld.lld", "llvm-readobj", "llvm-objdump")):
     config.available_features.add("amdgpu-tools")
 for var in ("KILN_LLD", "KILN_LLVM_PREFIX"):
     if var in os.environ:

@@ -86,6 +86,7 @@ filegroup(
         "bin/count",
         "bin/ld.lld",
         "bin/lit",
+        "bin/llvm-objdump",
         "bin/llvm-readobj",
         "bin/not",
         "bin/split-file",
