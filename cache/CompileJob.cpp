@@ -60,6 +60,7 @@ json toJson(const CompileJob& job) {
        {{"kiln_version", job.toolchain.kilnVersion},
         {"llvm_version", job.toolchain.llvmVersion},
         {"ptxas_version", job.toolchain.ptxasVersion},
+        {"linker_version", job.toolchain.linkerVersion},
         {"libdevice_sha256", job.toolchain.libdeviceSha256}}},
   };
 }
@@ -159,6 +160,7 @@ void CompileJob::normalize() {
   if (source.kind != SourceKind::kMLIRStage)
     source.stage.clear();
   toolchain.ptxasVersion = trim(toolchain.ptxasVersion);
+  toolchain.linkerVersion = trim(toolchain.linkerVersion);
   toolchain.llvmVersion = trim(toolchain.llvmVersion);
   toolchain.kilnVersion = trim(toolchain.kilnVersion);
 }
@@ -280,6 +282,7 @@ Expected<CompileJob> parseCompileJob(std::string_view text) {
   toolchain.str("kiln_version", job.toolchain.kilnVersion);
   toolchain.str("llvm_version", job.toolchain.llvmVersion);
   toolchain.str("ptxas_version", job.toolchain.ptxasVersion);
+  toolchain.str("linker_version", job.toolchain.linkerVersion);
   toolchain.str("libdevice_sha256", job.toolchain.libdeviceSha256);
   toolchain.finish();
 

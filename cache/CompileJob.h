@@ -75,6 +75,9 @@ struct JobToolchain {
   std::string llvmVersion;
   /// `ptxas --version` text, trimmed; empty for hip.
   std::string ptxasVersion;
+  /// `ld.lld --version` text, trimmed, for hip (the code object is linked
+  /// by it); empty for cuda.
+  std::string linkerVersion;
   /// SHA-256 of libdevice.10.bc; empty if none is used.
   std::string libdeviceSha256;
 };

@@ -80,6 +80,10 @@ llvm::Error validateTarget(const std::string &arch);
 /// Finds ld.lld (see AMDGPUBackendOptions::lldPath).
 llvm::Expected<std::string> findLld(const std::string &explicitPath);
 
+/// `ld.lld --version` output, trimmed ("Debian LLD 22.1.8 (compatible with
+/// GNU linkers)"): the linker's identity in a compile job.
+llvm::Expected<std::string> getLldVersion(const std::string &lldPath);
+
 /// Compiles `module` to a code object. Errors name the stage (translate,
 /// optimize, codegen, link) and what failed; nothing aborts.
 llvm::Expected<AMDGPUCompileResult>

@@ -49,7 +49,7 @@ TEST(CompileJobTest, CanonicalJsonHasSortedKeysAndEveryField) {
   for (const char* field : {"num_warps", "num_stages", "num_ctas", "maxnreg", "opt_level",
                             "fp_fusion", "ftz", "line_info", "debug", "warp_size",
                             "ptx_version", "code_object_version", "libdevice_sha256",
-                            "ptxas_version", "llvm_version", "kiln_version", "entry"})
+                            "ptxas_version", "linker_version", "llvm_version", "kiln_version", "entry"})
     EXPECT_NE(text.find(std::string("\"") + field + "\""), std::string::npos) << field;
 }
 
@@ -77,6 +77,7 @@ TEST(CompileJobTest, EverySingleFieldChangesTheKey) {
       {"toolchain.kiln_version", [](CompileJob& j) { j.toolchain.kilnVersion = "0.1.1"; }},
       {"toolchain.llvm_version", [](CompileJob& j) { j.toolchain.llvmVersion = "22.1.1"; }},
       {"toolchain.ptxas_version", [](CompileJob& j) { j.toolchain.ptxasVersion = "V13.0.89"; }},
+      {"toolchain.linker_version", [](CompileJob& j) { j.toolchain.linkerVersion = "LLD 22.1.8"; }},
       {"toolchain.libdevice_sha256", [](CompileJob& j) { j.toolchain.libdeviceSha256 = ""; }},
   };
   std::set<std::string> keys = {sampleJob().key()};

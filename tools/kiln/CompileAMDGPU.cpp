@@ -2,11 +2,12 @@
 //
 // TTIR -> LLVM + ROCDL (kiln-ttir-to-llvm-amdgpu) -> code object (hsaco),
 // written with the stage IRs and a metadata.json (backend "hip", 64-lane
-// wavefronts) beside it. The compile cache is not used for AMDGPU yet.
+// wavefronts) beside it, through the compile cache like an NVPTX compile.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/kiln/CompileCommand.h"
+#include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
 
 #include "dialects/tt/IR/TTOps.h"
@@ -19,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,10 +62,16 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 } // namespace
 
-int runCompileAMDGPU(const CompileOptions &options) {
+int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   auto start = std::chrono::steady_clock::now();
   if (llvm::Error err = kiln::amdgpu::validateTarget(options.arch))
     return fail(llvm::toString(std::move(err)));
+  // NVPTX-only options would be silently ignored (and so could not be in
+  // the job): refuse them.
+  if (options.ftz || !options.fpFusion || options.maxnreg != 0)
+    return fail(llvm::Twine("--") +
+                (options.ftz ? "ftz" : !options.fpFusion ? "no-fp-fusion" : "maxnreg") +
+                " applies to NVPTX targets only, not --target " + options.arch);
   if (options.numWarps < 1 || options.numWarps > 16 ||
       !llvm::isPowerOf2_32(options.numWarps))
     return fail("--num-warps must be a power of two in [1, 16] for AMDGPU "
@@ -110,22 +118,76 @@ int runCompileAMDGPU(const CompileOptions &options) {
   if (mlir::failed(signature))
     return 1;
 
-  auto pipelineStart = std::chrono::steady_clock::now();
-  mlir::PassManager pm(&context);
+  std::string dir = options.outputDir;
+  if (dir.empty())
+    dir = (llvm::Twine("kiln-out/") + kernelName).str();
+
   kiln::pipelines::AMDGPUPipelineOptions pipelineOptions;
   pipelineOptions.numWarps = options.numWarps;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.arch = options.arch;
+  kiln::amdgpu::AMDGPUBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.lldPath = *lld;
+
+  // The compile job, as for NVPTX (see runCompile): TTIR text and argument
+  // names, target, options, the printed pipeline, kiln/LLVM/ld.lld identity.
+  kiln::cache::CompileJob job;
+  job.source.kind = kiln::cache::SourceKind::kTTIR;
+  std::string canonicalText = canonicalModuleText(*module);
+  canonicalText += "\n// kiln.arg_names:";
+  for (const KernelArg &arg : *signature)
+    canonicalText += " " + arg.name;
+  job.source.contentHash = kiln::cache::hashSourceText(canonicalText);
+  job.source.entry = kernelName;
+  job.target.backend = "hip";
+  job.target.arch = options.arch;
+  job.target.ptxVersion = 0;
+  job.target.codeObjectVersion = backendOptions.codeObjectVersion;
+  job.target.warpSize = 64;
+  job.options.numWarps = options.numWarps;
+  job.options.numStages = options.numStages;
+  job.options.optLevel = backendOptions.optLevel;
+  {
+    mlir::PassManager printed(&context);
+    kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(printed, pipelineOptions);
+    job.pipelineFingerprint =
+        kiln::cache::pipelineFingerprint(printedPipeline(printed), {});
+  }
+  llvm::Expected<kiln::cache::JobToolchain> toolchain =
+      toolchainIdentity("", "", /*nvptx=*/false);
+  if (!toolchain)
+    return fail(llvm::toString(toolchain.takeError()));
+  job.toolchain = *toolchain;
+  llvm::Expected<std::string> lldVersion = kiln::amdgpu::getLldVersion(*lld);
+  if (!lldVersion)
+    return fail(llvm::toString(lldVersion.takeError()));
+  job.toolchain.linkerVersion = *lldVersion;
+  if (kiln::cache::Status valid = job.validate(); !valid.ok())
+    return fail("invalid compile job: " + valid.message());
+  const std::string jobKey = job.key();
+  if (outcome) {
+    outcome->jobKey = jobKey;
+    outcome->kernel = kernelName;
+    outcome->dir = dir;
+  }
+
+  auto compileToDir = [&]() -> int {
+  llvm::SmallString<256> stagesDir(dir);
+  if (options.stageDump)
+    llvm::sys::path::append(stagesDir, "stages");
+  if (std::error_code ec = llvm::sys::fs::create_directories(stagesDir))
+    return fail("cannot create output directory " + stagesDir + ": " +
+                ec.message());
+  auto pipelineStart = std::chrono::steady_clock::now();
+  mlir::PassManager pm(&context);
   kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);
+  pm.addInstrumentation(
+      createStageDumper(*module, dir, kernelName, options.stageDump));
   if (mlir::failed(pm.run(*module)))
     return 1;
   double pipelineMs = msSince(pipelineStart);
 
-  std::string dir = options.outputDir;
-  if (dir.empty())
-    dir = (llvm::Twine("kiln-out/") + kernelName).str();
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return fail("cannot create output directory " + dir + ": " + ec.message());
   auto artifact = [&](const std::string &name) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
@@ -139,9 +201,6 @@ int runCompileAMDGPU(const CompileOptions &options) {
       return 1;
   }
 
-  kiln::amdgpu::AMDGPUBackendOptions backendOptions;
-  backendOptions.arch = options.arch;
-  backendOptions.lldPath = *lld;
   llvm::Expected<kiln::amdgpu::AMDGPUCompileResult> compiled =
       kiln::amdgpu::compileToHsaco(*module, backendOptions);
   if (!compiled)
@@ -154,6 +213,7 @@ int runCompileAMDGPU(const CompileOptions &options) {
   metadata.warpSize = 64;
   metadata.numWarps = options.numWarps;
   metadata.numStages = options.numStages;
+  metadata.jobKey = jobKey;
   if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>("kgpu.shared"))
     metadata.sharedBytes = shared.getInt();
   metadata.signature = std::move(*signature);
@@ -188,6 +248,16 @@ int runCompileAMDGPU(const CompileOptions &options) {
         pipelineMs, t.translateUs / 1000.0, t.optimizeUs / 1000.0,
         t.codegenUs / 1000.0, t.linkUs / 1000.0, metadata.registers);
   return 0;
+  };
+
+  if (!options.useCache || options.timings || options.stageDump)
+    return compileToDir();
+  return compileThroughCache(
+      job, options, kernelName, dir, start, compileToDir, outcome,
+      {kernelName + ".kgpu.mlir", kernelName + ".llvm.mlir", kernelName + ".ll",
+       kernelName + ".hsaco", "metadata.json"},
+      options.arch + ", code object v" +
+          std::to_string(backendOptions.codeObjectVersion));
 }
 
 } // namespace kiln::tool

@@ -257,12 +257,14 @@ std::vector<std::string> cachedArtifactNames(llvm::StringRef kernel) {
 /// Runs `compileToDir` through the cache: a verified hit writes the stored
 /// artifacts to `dir`; a miss compiles once across processes and stores the
 /// result. A cache that cannot be opened is a warning, never a failure.
-int compileThroughCache(const kiln::cache::CompileJob &job,
-                        const CompileOptions &options,
-                        const std::string &kernel, const std::string &dir,
-                        Clock::time_point start,
-                        const std::function<int()> &compileToDir,
-                        CompileOutcome *outcome) {
+int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
+                            const CompileOptions &options,
+                            const std::string &kernel, const std::string &dir,
+                            Clock::time_point start,
+                            const std::function<int()> &compileToDir,
+                            CompileOutcome *outcome,
+                            const std::vector<std::string> &artifactNames,
+                            const std::string &targetDescription) {
   kiln::cache::StoreOptions storeOptions;
   storeOptions.root = options.cacheDir;
   kiln::cache::Expected<std::unique_ptr<kiln::cache::Store>> store =
@@ -281,7 +283,7 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
               return kiln::cache::Status(kiln::cache::StatusCode::kCompileFailed,
                                          "compile failed");
             kiln::cache::CompileOutput output;
-            for (const std::string &name : cachedArtifactNames(kernel)) {
+            for (const std::string &name : artifactNames) {
               llvm::SmallString<256> path(dir);
               llvm::sys::path::append(path, name);
               if (!llvm::sys::fs::exists(path))
@@ -330,22 +332,40 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
     return 1;
   if (options.listener)
     options.listener({"cache_hit", "", result->lookupUs, kernel,
-                      "cuda/" + options.arch, result->key});
+                      job.target.backend + "/" + job.target.arch, result->key});
   if (!options.quiet)
     llvm::outs() << llvm::formatv(
-        "kiln: {0} -> {1} ({2}, PTX {3}.{4}) cache hit {5} in {6:f3} ms "
-        "[lookup {7:f3}, write {8:f3}]\n",
-        kernel, dir, options.arch, options.ptxVersion / 10,
-        options.ptxVersion % 10, result->key.substr(0, 16), ms(totalUs),
-        ms(result->lookupUs), ms(writeUs));
+        "kiln: {0} -> {1} ({2}) cache hit {3} in {4:f3} ms "
+        "[lookup {5:f3}, write {6:f3}]\n",
+        kernel, dir, targetDescription, result->key.substr(0, 16),
+        ms(totalUs), ms(result->lookupUs), ms(writeUs));
   return 0;
 }
 
 } // namespace
 
+std::unique_ptr<mlir::PassInstrumentation>
+createStageDumper(mlir::ModuleOp root, const std::string &dir,
+                  const std::string &kernel, bool dumpAll) {
+  return std::make_unique<StageDumper>(root, dir, kernel, dumpAll);
+}
+
+int compileThroughCache(const kiln::cache::CompileJob &job,
+                        const CompileOptions &options,
+                        const std::string &kernel, const std::string &dir,
+                        std::chrono::steady_clock::time_point start,
+                        const std::function<int()> &compileToDir,
+                        CompileOutcome *outcome,
+                        const std::vector<std::string> &artifactNames,
+                        const std::string &targetDescription) {
+  return compileThroughCacheImpl(job, options, kernel, dir, start,
+                                 compileToDir, outcome, artifactNames,
+                                 targetDescription);
+}
+
 int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (llvm::StringRef(options.arch).starts_with("gfx"))
-    return runCompileAMDGPU(options);
+    return runCompileAMDGPU(options, outcome);
   Clock::time_point start = Clock::now();
   Timings timings;
 
@@ -661,8 +681,12 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
 
   if (!options.useCache || options.timings || options.stageDump)
     return compileToDir();
-  return compileThroughCache(job, options, kernelName, dir, start,
-                             compileToDir, outcome);
+  return compileThroughCache(
+      job, options, kernelName, dir, start, compileToDir, outcome,
+      cachedArtifactNames(kernelName),
+      llvm::formatv("{0}, PTX {1}.{2}", options.arch, options.ptxVersion / 10,
+                    options.ptxVersion % 10)
+          .str());
 }
 
 int runToolchain(const std::string &ptxasPath,

@@ -9,9 +9,19 @@
 #ifndef KILN_TOOLS_KILN_COMPILECOMMAND_H
 #define KILN_TOOLS_KILN_COMPILECOMMAND_H
 
+#include "cache/CompileJob.h"
+
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+class PassInstrumentation;
+} // namespace mlir
 
 namespace kiln::tool {
 
@@ -89,9 +99,34 @@ struct CompileOutcome {
 int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr);
 
 /// `kiln compile` for an AMDGPU target (gfx90a, gfx942): TTIR to a code
-/// object (hsaco) with its metadata.json; no compile cache yet. Returns the
-/// exit status.
-int runCompileAMDGPU(const CompileOptions &options);
+/// object (hsaco) with its metadata.json, through the compile cache (job
+/// backend "hip", code-object version 5, warp size 64, ld.lld's version in
+/// the toolchain). Options that only mean something to NVPTX (--ftz,
+/// --no-fp-fusion, --maxnreg) are errors. Returns the exit status.
+int runCompileAMDGPU(const CompileOptions &options,
+                     CompileOutcome *outcome = nullptr);
+
+/// Pass instrumentation writing `<dir>/<kernel>.kgpu.mlir` (the module after
+/// the first pass that leaves kgpu layouts) and, with `dumpAll`, the module
+/// after every pass into `<dir>/stages/NN-<pass>.mlir` (`dir` and
+/// `dir/stages` must exist).
+std::unique_ptr<mlir::PassInstrumentation>
+createStageDumper(mlir::ModuleOp root, const std::string &dir,
+                  const std::string &kernel, bool dumpAll);
+
+/// Runs `compileToDir` (which writes the artifacts into `dir`) through the
+/// cache: a verified hit writes the stored `artifactNames` to `dir`; a miss
+/// compiles once across processes and stores them. A cache that cannot be
+/// opened is a warning, never a failure. `targetDescription` goes in the
+/// hit's summary line ("sm_90, PTX 8.0").
+int compileThroughCache(const kiln::cache::CompileJob &job,
+                        const CompileOptions &options,
+                        const std::string &kernel, const std::string &dir,
+                        std::chrono::steady_clock::time_point start,
+                        const std::function<int()> &compileToDir,
+                        CompileOutcome *outcome,
+                        const std::vector<std::string> &artifactNames,
+                        const std::string &targetDescription);
 
 /// `kiln toolchain`: prints the ptxas path and version and the libdevice
 /// path and SHA-256 (what a compile job records). Returns the exit status.

@@ -78,12 +78,14 @@ std::string printedPipeline(const mlir::OpPassManager &pm) {
 
 llvm::Expected<kiln::cache::JobToolchain>
 toolchainIdentity(const std::string &ptxasPath,
-                  const std::string &libdevicePath) {
+                  const std::string &libdevicePath, bool nvptx) {
   kiln::cache::JobToolchain toolchain;
   static const std::string buildId = executableBuildId();
   toolchain.kilnVersion = std::string(kiln::kKilnVersion) +
                           (buildId.empty() ? "" : "+build." + buildId);
   toolchain.llvmVersion = LLVM_VERSION_STRING;
+  if (!nvptx)
+    return toolchain;
   llvm::Expected<std::string> ptxas = kiln::nvptx::getPtxasVersion(ptxasPath);
   if (!ptxas)
     return ptxas.takeError();

@@ -38,10 +38,12 @@ std::string printedPipeline(const mlir::OpPassManager &pm);
 /// LLVM_VERSION_STRING, `ptxas --version` of `ptxasPath` and
 /// the SHA-256 of the libdevice findLibdevice(`libdevicePath`) picks (empty
 /// if none is found: a compile that needs it then fails anyway). Errors:
-/// ptxas cannot be run, or libdevice cannot be read.
+/// ptxas cannot be run, or libdevice cannot be read. With `nvptx` false
+/// (AMDGPU) only kiln's and LLVM's versions are filled in; the caller adds
+/// the linker's.
 llvm::Expected<kiln::cache::JobToolchain>
 toolchainIdentity(const std::string &ptxasPath,
-                  const std::string &libdevicePath);
+                  const std::string &libdevicePath, bool nvptx = true);
 
 } // namespace kiln::tool
 
