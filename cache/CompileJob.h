@@ -78,7 +78,8 @@ struct JobToolchain {
   /// `ld.lld --version` text, trimmed, for hip (the code object is linked
   /// by it); empty for cuda.
   std::string linkerVersion;
-  /// SHA-256 of libdevice.10.bc; empty if none is used.
+  /// SHA-256 of the device math library: libdevice.10.bc for cuda, ROCm's
+  /// ocml.bc for hip; empty if none is found.
   std::string libdeviceSha256;
 };
 

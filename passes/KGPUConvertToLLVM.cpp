@@ -558,6 +558,7 @@ struct ExpandDimsLowering : KPattern<tt::ExpandDimsOp> {
 
 Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
                            ArrayRef<Value> args, Type resTy);
+std::string libdeviceAsOcml(StringRef symbol, Type resTy);
 
 /// Applies scalar versions of elementwise ops (arith, math and the
 /// elementwise tt ops) to every element a thread holds.
@@ -702,9 +703,16 @@ struct ElementwiseLowering : ConversionPattern {
       // Off NVIDIA, libdevice (__nv_*) is not there: the common f32/f64
       // functions Triton and Inductor call map to LLVM intrinsics every
       // backend implements; others fail at link time, by name.
-      if (l.target->getName() != "nvptx" && symbol.starts_with("__nv_"))
+      std::string renamed;
+      if (l.target->getName() != "nvptx" && symbol.starts_with("__nv_")) {
         if (Value v = libdeviceAsIntrinsic(b, loc, symbol, args, resTy))
           return v;
+        // The rest of the common ones have an ROCm device-library (ocml)
+        // function of the same meaning; the AMDGPU backend links ocml.
+        renamed = libdeviceAsOcml(symbol, resTy);
+        if (!renamed.empty())
+          symbol = renamed;
+      }
       SmallVector<Type> argTypes;
       for (Value a : args)
         argTypes.push_back(a.getType());
@@ -784,6 +792,31 @@ Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
     return LLVM::FDivOp::create(b, loc, one, LLVM::SqrtOp::create(b, loc, args[0]));
   }
   return {};
+}
+
+/// The ocml function (ROCm device libraries, ocml.h: __ocml_<name>_f32 /
+/// _f64) with the meaning of libdevice's __nv_<name>f / __nv_<name>, for
+/// the math functions whose names agree; "" otherwise.
+std::string libdeviceAsOcml(StringRef symbol, Type resTy) {
+  static const char *const names[] = {
+      "erf",   "erfc",  "erfinv", "erfcinv", "tanh",  "sinh",  "cosh",
+      "tan",   "asin",  "acos",   "atan",    "atan2", "asinh", "acosh",
+      "atanh", "exp10", "expm1",  "log10",   "log1p", "cbrt",  "hypot",
+      "fmod",  "round", "rint",   "nearbyint", "lgamma", "tgamma",
+      "remainder", "copysign", "fdim", "logb", "nextafter", "sinpi", "cospi"};
+  StringRef name = symbol.drop_front(strlen("__nv_"));
+  const char *suffix = "_f64";
+  if (resTy.isF32()) {
+    if (!name.consume_back("f"))
+      return "";
+    suffix = "_f32";
+  } else if (!resTy.isF64()) {
+    return "";
+  }
+  for (const char *known : names)
+    if (name == known)
+      return ("__ocml_" + name + suffix).str();
+  return "";
 }
 
 /// The dimension along which a thread's consecutive registers run.

@@ -12,7 +12,14 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -73,6 +80,100 @@ Error validateTarget(const std::string &arch) {
                      "' (supported: gfx90a, gfx942)");
   return Error::success();
 }
+
+Expected<std::string> findRocmDeviceLibs(const std::string &explicitDir) {
+  auto in = [](StringRef dir) {
+    SmallString<256> path(dir);
+    sys::path::append(path, "ocml.bc");
+    return std::string(path);
+  };
+  if (!explicitDir.empty()) {
+    if (sys::fs::is_regular_file(in(explicitDir)))
+      return in(explicitDir);
+    return makeError("ROCm device libraries: no ocml.bc in '" + explicitDir + "'");
+  }
+  if (const char *env = std::getenv("KILN_ROCM_DEVICE_LIBS"); env && *env) {
+    if (sys::fs::is_regular_file(in(env)))
+      return in(env);
+    return makeError("ROCm device libraries: no ocml.bc in KILN_ROCM_DEVICE_LIBS '" +
+                     Twine(env) + "'");
+  }
+  for (const char *dir : {"/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                          "/opt/rocm/amdgcn/bitcode"})
+    if (sys::fs::is_regular_file(in(dir)))
+      return in(dir);
+  return makeError("ROCm device libraries (ocml.bc) not found: install "
+                   "Debian's rocm-device-libs or set KILN_ROCM_DEVICE_LIBS");
+}
+
+namespace {
+
+/// Links ocml.bc (lazily, only what is called) after defining the __oclc_*
+/// controls it reads; functions other than kernels become internal.
+Error linkOcml(Module &module, StringRef ocmlPath, StringRef arch) {
+  auto buffer = MemoryBuffer::getFile(ocmlPath, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("link ocml: cannot read '" + ocmlPath +
+                     "': " + buffer.getError().message());
+  Expected<std::unique_ptr<Module>> ocml =
+      getOwningLazyBitcodeModule(std::move(*buffer), module.getContext());
+  if (!ocml)
+    return makeError("link ocml: '" + ocmlPath + "' is not LLVM bitcode: " +
+                     toString(ocml.takeError()));
+  (*ocml)->setTargetTriple(module.getTargetTriple());
+  (*ocml)->setDataLayout(module.getDataLayout());
+  LLVMContext &ctx = module.getContext();
+  auto control = [&](StringRef name, Type *type, uint64_t value) {
+    auto *gv = new GlobalVariable(
+        module, type, /*isConstant=*/true, GlobalValue::LinkOnceODRLinkage,
+        ConstantInt::get(type, value), name, nullptr,
+        GlobalValue::NotThreadLocal, /*AddressSpace=*/4);
+    gv->setVisibility(GlobalValue::ProtectedVisibility);
+    gv->setUnnamedAddr(GlobalValue::UnnamedAddr::Local);
+    gv->setAlignment(Align(type->getIntegerBitWidth() / 8));
+  };
+  Type *i8 = Type::getInt8Ty(ctx), *i32 = Type::getInt32Ty(ctx);
+  control("__oclc_unsafe_math_opt", i8, 0);
+  control("__oclc_finite_only_opt", i8, 0);
+  control("__oclc_daz_opt", i8, 0);
+  control("__oclc_correctly_rounded_sqrt32", i8, 1);
+  control("__oclc_wavefrontsize64", i8, 1);
+  control("__oclc_ISA_version", i32, arch == "gfx942" ? 9402 : 9010);
+  control("__oclc_ABI_version", i32, 500);
+  std::string linkError;
+  {
+    // Diagnostics from the link (type clashes) land in linkError.
+    struct Handler : DiagnosticHandler {
+      std::string &out;
+      explicit Handler(std::string &out) : out(out) {}
+      bool handleDiagnostics(const DiagnosticInfo &info) override {
+        if (info.getSeverity() == DS_Error) {
+          raw_string_ostream os(out);
+          DiagnosticPrinterRawOStream printer(os);
+          info.print(printer);
+        }
+        return true;
+      }
+    };
+    auto previous = ctx.getDiagnosticHandler();
+    ctx.setDiagnosticHandler(std::make_unique<Handler>(linkError));
+    bool failed = Linker::linkModules(module, std::move(*ocml),
+                                      Linker::Flags::LinkOnlyNeeded);
+    ctx.setDiagnosticHandler(std::move(previous));
+    if (failed || !linkError.empty())
+      return makeError("link ocml: linking '" + ocmlPath + "' failed" +
+                       (linkError.empty() ? "" : ": " + Twine(linkError)));
+  }
+  internalizeModule(module, [](const GlobalValue &value) {
+    const auto *fn = dyn_cast<Function>(&value);
+    return !fn || fn->isDeclaration() ||
+           fn->getCallingConv() == CallingConv::AMDGPU_KERNEL;
+  });
+  return Error::success();
+}
+
+} // namespace
 
 Expected<std::string> getLldVersion(const std::string &lldPath) {
   SmallString<128> out;
@@ -226,21 +327,32 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->addModuleFlag(Module::Error, "amdhsa_code_object_version",
                             options.codeObjectVersion * 100);
+  bool callsOcml = llvm::any_of(*llvmModule, [](const Function &fn) {
+    return fn.isDeclaration() && fn.getName().starts_with("__ocml_");
+  });
+  if (callsOcml) {
+    Expected<std::string> ocml = findRocmDeviceLibs(options.deviceLibDir);
+    if (!ocml)
+      return makeError("link: the kernel calls ROCm device-library (ocml) "
+                       "functions: " + toString(ocml.takeError()));
+    if (Error err = linkOcml(*llvmModule, *ocml, options.arch))
+      return std::move(err);
+  }
   result.timings.translateUs = microsSince(start);
 
   start = std::chrono::steady_clock::now();
   if (Error err = kiln::nvptx::optimizeModule(*llvmModule, *tm, level))
     return std::move(err);
   result.timings.optimizeUs = microsSince(start);
-  // A call that nothing defines (libdevice's __nv_* from Triton TTIR, or a
-  // ROCm device-library function: those libraries are not linked yet)
-  // would load as an unresolved symbol; reject it here by name.
+  // A call that nothing defines (a libdevice __nv_* function with no
+  // intrinsic or ocml equivalent, or an unknown external) would load as an
+  // unresolved symbol; reject it here by name.
   for (const Function &fn : *llvmModule)
     if (fn.isDeclaration() && !fn.isIntrinsic() && !fn.use_empty())
       return makeError("link: '" + fn.getName() +
                        "' is not defined for " + options.arch +
-                       " (device math libraries are not linked for AMDGPU "
-                       "yet)");
+                       " (no LLVM intrinsic or ROCm ocml equivalent is "
+                       "known to kiln)");
   raw_string_ostream(result.llvmIR) << *llvmModule;
 
   start = std::chrono::steady_clock::now();

@@ -35,6 +35,9 @@ struct AMDGPUBackendOptions {
   /// ld.lld; empty: KILN_LLD, then ld.lld-22 on PATH, then
   /// $KILN_LLVM_PREFIX/bin/ld.lld, then ld.lld on PATH.
   std::string lldPath;
+  /// ROCm device-library directory holding ocml.bc; empty: see
+  /// findRocmDeviceLibs(). Only read when the kernel calls __ocml_*.
+  std::string deviceLibDir;
 };
 
 /// Microseconds per stage.
@@ -79,6 +82,15 @@ llvm::Error validateTarget(const std::string &arch);
 
 /// Finds ld.lld (see AMDGPUBackendOptions::lldPath).
 llvm::Expected<std::string> findLld(const std::string &explicitPath);
+
+/// ocml.bc of the ROCm device libraries: `explicitDir`/ocml.bc if
+/// non-empty, else $KILN_ROCM_DEVICE_LIBS/ocml.bc, else Debian's
+/// rocm-device-libs (/usr/lib/x86_64-linux-gnu/amdgcn/bitcode), else
+/// /opt/rocm/amdgcn/bitcode. kiln defines the __oclc_* control constants
+/// itself (no oclc_*.bc is linked): IEEE denormals, no unsafe or
+/// finite-only math, correctly rounded sqrt, wave64, the target's ISA
+/// version (9.0.10 for gfx90a, 9.4.2 for gfx942).
+llvm::Expected<std::string> findRocmDeviceLibs(const std::string &explicitDir);
 
 /// `ld.lld --version` output, trimmed ("Debian LLD 22.1.8 (compatible with
 /// GNU linkers)"): the linker's identity in a compile job.

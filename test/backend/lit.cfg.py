@@ -43,7 +43,7 @@ if ptxas and os.access(ptxas, os.X_OK):
 # run_lit.sh) and read code objects with its llvm-readobj and llvm-objdump.
 if all(shutil.which(t) for t in ("ld.lld", "llvm-readobj", "llvm-objdump")):
     config.available_features.add("amdgpu-tools")
-for var in ("KILN_LLD", "KILN_LLVM_PREFIX"):
+for var in ("KILN_LLD", "KILN_LLVM_PREFIX", "KILN_ROCM_DEVICE_LIBS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 if libdevice and os.path.isfile(libdevice):

@@ -13,6 +13,7 @@
 #include "dialects/tt/IR/TTOps.h"
 #include "pipelines/amdgpu/AMDGPUBackend.h"
 #include "pipelines/amdgpu/AMDGPUPipeline.h"
+#include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -163,6 +164,17 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   if (!lldVersion)
     return fail(llvm::toString(lldVersion.takeError()));
   job.toolchain.linkerVersion = *lldVersion;
+  // The device math library a kernel may link (ocml.bc): its bytes are part
+  // of the identity when present; a kernel that needs it and finds none
+  // fails in the backend by name.
+  if (llvm::Expected<std::string> ocml = kiln::amdgpu::findRocmDeviceLibs("")) {
+    llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*ocml);
+    if (!hash)
+      return fail(llvm::toString(hash.takeError()));
+    job.toolchain.libdeviceSha256 = *hash;
+  } else {
+    llvm::consumeError(ocml.takeError());
+  }
   if (kiln::cache::Status valid = job.validate(); !valid.ok())
     return fail("invalid compile job: " + valid.message());
   const std::string jobKey = job.key();
