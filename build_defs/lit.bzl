@@ -22,6 +22,7 @@ def lit_suite(name, srcs, tools = [], env_files = {}, data = [], size = "medium"
         args = args + ["--", native.package_name()],
         data = srcs + tools + env_files.values() + data + [
             "//test:lit_common.py",
+            "//test:lit_amdgpu_corpus.py",
             "//test:lit_corpus.py",
             "@llvm//:lit_tools",
         ],
