@@ -21,6 +21,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToROCDL/MathToROCDL.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1801,6 +1802,22 @@ SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
   return result;
 }
 
+/// Whether several threads hold copies of some element of a tensor with
+/// `layout` and `shape` (the cases ownerPredicates() guards).
+bool layoutReplicates(Attribute layout, ArrayRef<int64_t> shape) {
+  Attribute cur = layout;
+  while (auto slice = dyn_cast<kgpu::SliceEncodingAttr>(cur)) {
+    if (!kgpu::getThreadBaseTerms(slice.getParent())[slice.getDim()].empty())
+      return true;
+    cur = slice.getParent();
+  }
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (tile[d] > shape[d])
+      return true;
+  return false;
+}
+
 /// Shared by atomic_rmw and atomic_cas: per element predicate (mask and
 /// ownership), the atomic itself, and for scalar atomics the broadcast of
 /// thread 0's result through shared memory.
@@ -1822,6 +1839,17 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
   SmallVector<Value> maskList;
   if (masks)
     maskList = unpack(rewriter, loc, masks);
+  // Only the owner of a replicated element runs its atomic, so the other
+  // copies of the old value would be undefined: refuse rather than
+  // miscompile (sharing it through shared memory is future work).
+  if (tensor && !op->use_empty() &&
+      layoutReplicates(tensor.getEncoding(), tensor.getShape()))
+    return op.emitError()
+           << "the old value of '" << op->getName() << "' on " << tensor
+           << " is used, but its layout gives several threads each element "
+              "and only one runs the atomic; kiln cannot return the old value "
+              "to the others yet (use a tensor with at least one element per "
+              "thread of the CTA, fewer warps, or leave the result unused)";
   SmallVector<Value> owners;
   if (tensor) {
     owners = ownerPredicates(rewriter, loc, l, tensor.getEncoding(),
@@ -2326,6 +2354,11 @@ struct KGPUConvertToLLVM
     // LLVM intrinsics the NVPTX backend cannot always select.
     if (target == "nvptx")
       populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    // On AMDGPU, math ops without an instruction (erf, tanh, ...) become
+    // ROCm ocml calls, which the backend links; added ahead of MathToLLVM so
+    // they win over its intrinsics the AMDGPU backend cannot select.
+    if (target == "amdgpu")
+      populateMathToROCDLConversionPatterns(converter, patterns, std::nullopt);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);

@@ -12,6 +12,9 @@
 // CHECK-NOT: llvm.call @__nv_exp2f
 // CHECK: llvm.call @__ocml_erf_f32
 // CHECK: llvm.call @__nv_j0f
+// math ops without an AMDGPU instruction become ocml calls too.
+// CHECK: llvm.call @__ocml_erf_f32
+// CHECK: llvm.call @__ocml_tanh_f32
 tt.func public @math(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
   %s = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
@@ -21,6 +24,8 @@ tt.func public @math(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %z = tt.extern_elementwise %y {libname = "libdevice", libpath = "", pure = true, symbol = "__nv_exp2f"} : (tensor<64xf32>) -> tensor<64xf32>
   %w = tt.extern_elementwise %z {libname = "libdevice", libpath = "", pure = true, symbol = "__nv_erff"} : (tensor<64xf32>) -> tensor<64xf32>
   %j = tt.extern_elementwise %w {libname = "libdevice", libpath = "", pure = true, symbol = "__nv_j0f"} : (tensor<64xf32>) -> tensor<64xf32>
-  tt.store %a, %j : tensor<64x!tt.ptr<f32>>
+  %e = math.erf %j : tensor<64xf32>
+  %t = math.tanh %e : tensor<64xf32>
+  tt.store %a, %t : tensor<64x!tt.ptr<f32>>
   tt.return
 }

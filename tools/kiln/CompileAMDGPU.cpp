@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -114,6 +115,13 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
                 " for --target " + options.arch + ", found " +
                 llvm::Twine(kernels.size()));
   std::string kernelName = kernels[0].getName().str();
+  // Only the selected kernel is compiled: the module's other public
+  // kernels (which --kernel did not pick) must not be able to fail it.
+  if (!options.kernel.empty())
+    for (auto fn : llvm::make_early_inc_range(module->getOps<kiln::tt::FuncOp>()))
+      if (fn.isPublic() && fn.getName() != options.kernel &&
+          mlir::SymbolTable::symbolKnownUseEmpty(fn, *module))
+        fn.erase();
   mlir::FailureOr<std::vector<KernelArg>> signature = signatureFromTTFunc(
       mlir::cast<mlir::FunctionOpInterface>(kernels[0].getOperation()));
   if (mlir::failed(signature))

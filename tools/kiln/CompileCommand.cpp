@@ -364,8 +364,11 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
 }
 
 int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
-  if (llvm::StringRef(options.arch).starts_with("gfx"))
-    return runCompileAMDGPU(options, outcome);
+  if (llvm::StringRef(options.arch).starts_with_insensitive("gfx")) {
+    CompileOptions amd = options;
+    amd.arch = llvm::StringRef(options.arch).lower(); // GFX942 is gfx942
+    return runCompileAMDGPU(amd, outcome);
+  }
   Clock::time_point start = Clock::now();
   Timings timings;
 
