@@ -13,14 +13,16 @@ namespace kiln::cache {
 namespace {
 
 /// Every key with an entry directory, by scanning v1/<2 hex>/.
-std::vector<std::string> scanKeys(const std::string& v1) {
+/// The keys under v1/ whose entry path is a directory, or with
+/// `nonDirectories`, those whose path is anything else (a stray file).
+std::vector<std::string> scanKeys(const std::string& v1, bool nonDirectories = false) {
   std::vector<std::string> keys;
   for (const std::string& shard : fs::listDir(v1)) {
     if (shard.size() != 2)
       continue;
     for (const std::string& key : fs::listDir(fs::join(v1, shard)))
       if (isValidKey(key) && key.compare(0, 2, shard) == 0 &&
-          fs::isDir(fs::join(fs::join(v1, shard), key)))
+          fs::isDir(fs::join(fs::join(v1, shard), key)) != nonDirectories)
         keys.push_back(key);
   }
   std::sort(keys.begin(), keys.end());
@@ -90,6 +92,17 @@ VerifyReport Store::verify(const ProgressFn& progress) {
     }
     if (progress)
       progress(report.checked, keys.size());
+  }
+  // A stray file where an entry directory belongs blocks that key's
+  // publication: report it and move it aside.
+  for (const std::string& key : scanKeys(path("v1"), /*nonDirectories=*/true)) {
+    ++report.checked;
+    std::string why = "the entry's path is not a directory";
+    report.problems.push_back(key + ": " + why);
+    Expected<fs::FileLock> lock = fs::FileLock::acquire(lockPath(key), fs::FileLock::kExclusive);
+    quarantine(key, why);
+    if (writable_)
+      ++report.quarantined;
   }
   return report;
 }

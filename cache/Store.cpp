@@ -188,8 +188,18 @@ Expected<CacheResult> Store::lookupQuiet(const std::string& key) {
   if (!isValidKey(key))
     return Status(StatusCode::kInvalidArgument,
                   "'" + key + "' is not a cache key (64 lower-case hex digits)");
-  if (!fs::isDir(entryDir(key)))
+  if (!fs::isDir(entryDir(key))) {
+    // Something that is not a directory at the entry's path (a stray file)
+    // would block publishing this key forever: move it aside.
+    struct stat st;
+    if (::lstat(entryDir(key).c_str(), &st) == 0) {
+      Expected<fs::FileLock> lock =
+          fs::FileLock::acquire(lockPath(key), fs::FileLock::kExclusive);
+      if (::lstat(entryDir(key).c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+        quarantine(key, "the entry's path is not a directory");
+    }
     return Status(StatusCode::kNotFound, "no entry " + key);
+  }
   // Shared: eviction skips entries whose lock it cannot take exclusively.
   Expected<fs::FileLock> pin = fs::FileLock::acquire(lockPath(key), fs::FileLock::kShared);
   Expected<CacheResult> entry = readEntry(key);

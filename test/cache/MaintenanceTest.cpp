@@ -2,6 +2,8 @@
 // entries), the size cap on publish, and export/import.
 #include <gtest/gtest.h>
 
+#include "cache/FileUtil.h"
+
 #include <cstdlib>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -74,6 +76,27 @@ TEST(MaintenanceTest, VerifyQuarantinesBadEntries) {
   EXPECT_EQ(report.problems.size(), 2u);
   EXPECT_EQ(progressCalls, 3u);
   EXPECT_EQ(store->list().size(), 1u);
+}
+
+TEST(MaintenanceTest, VerifyReportsAndMovesAsideAFileWhereAnEntryBelongs) {
+  std::string root = makeTempDir("verify-file");
+  auto store = openStore(root);
+  int calls = 0;
+  ASSERT_TRUE(store->getOrCompile(sampleJob(0), compileFn(&calls)).ok());
+  std::string entry = store->entryDir(sampleJob(0).key());
+  ASSERT_TRUE(kiln::cache::fs::removeTree(entry));
+  writeFileOrDie(entry, "x\n");
+  VerifyReport report = store->verify({});
+  EXPECT_EQ(report.checked, 1);
+  EXPECT_EQ(report.ok, 0);
+  EXPECT_EQ(report.quarantined, 1);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_NE(report.problems[0].find("not a directory"), std::string::npos);
+  // The key can be published again.
+  Expected<CacheResult> again = store->getOrCompile(sampleJob(0), compileFn(&calls));
+  ASSERT_TRUE(again.ok()) << again.status().toString();
+  EXPECT_EQ(again->outcome, Outcome::kCompiled);
+  EXPECT_TRUE(store->lookup(sampleJob(0).key()).ok());
 }
 
 TEST(MaintenanceTest, GcRemovesOldTempDirsAndStaleLocksOnly) {

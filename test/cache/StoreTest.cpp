@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache/FileUtil.h"
 #include "cache/Sha256.h"
 #include "cache/Store.h"
 #include "test/cache/CacheTestUtil.h"
@@ -136,6 +137,10 @@ std::vector<Damage> damages() {
          writeFileOrDie(e + "/manifest.json", m.replace(at, 7, "\"../k.ptx\""));
        }},
       {"manifest not object", [](const std::string& e) { writeFileOrDie(e + "/manifest.json", "[1, 2]"); }},
+      {"entry replaced by a file", [](const std::string& e) {
+         ASSERT_TRUE(kiln::cache::fs::removeTree(e));
+         writeFileOrDie(e, "x\n");
+       }},
   };
 }
 
@@ -163,7 +168,7 @@ TEST_P(CorruptEntryTest, IsQuarantinedCountedAndRecompiled) {
   EXPECT_EQ(hit->outcome, Outcome::kHit);
 }
 
-INSTANTIATE_TEST_SUITE_P(Damages, CorruptEntryTest, ::testing::Range(0, 12));
+INSTANTIATE_TEST_SUITE_P(Damages, CorruptEntryTest, ::testing::Range(0, 13));
 
 TEST(StoreTest, LookupOfCorruptEntryIsAMiss) {
   std::string root = makeTempDir("corrupt");
