@@ -17,8 +17,9 @@ import shutil
 import subprocess
 import tempfile
 
-import lit.formats
 import lit.Test
+
+import lit_corpus
 
 TARGETS = ("gfx90a", "gfx942")
 LDS_LIMIT = 65536
@@ -73,32 +74,10 @@ def _kernel_note(notes, kernel):
     return fields, args
 
 
-class AMDGPUCorpusFormat(lit.formats.TestFormat):
-    def _corpus(self):
-        root = os.environ.get("KILN_CORPUS_DIR", "")
-        ttir = os.path.join(root, "ttir") if root else ""
-        return ttir if ttir and os.path.isdir(ttir) else None
+class AMDGPUCorpusFormat(lit_corpus.CorpusTestFormat):
+    variants = TARGETS
 
-    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig,
-                            localConfig):
-        if path_in_suite:
-            return
-        corpus = self._corpus()
-        if corpus is None:
-            yield lit.Test.Test(testSuite, ("corpus-missing",), localConfig)
-            return
-        for name in sorted(os.listdir(corpus)):
-            if name.endswith(".ttir"):
-                for target in TARGETS:
-                    yield lit.Test.Test(testSuite, (name + "@" + target,),
-                                        localConfig,
-                                        file_path=os.path.join(corpus, name))
-
-    def execute(self, test, litConfig):
-        if test.path_in_suite == ("corpus-missing",):
-            return (lit.Test.UNSUPPORTED,
-                    "skipped: the TTIR corpus was not found (set "
-                    "KILN_CORPUS_DIR or keep shared/ beside the repo)")
+    def run(self, test, litConfig):
         target = test.path_in_suite[0].rsplit("@", 1)[1]
         out = tempfile.mkdtemp(prefix="kiln-amdgpu-corpus-")
         try:

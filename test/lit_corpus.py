@@ -15,7 +15,13 @@ def _run(args, stdin=None):
     return proc.returncode, proc.stdout, proc.stderr.decode(errors="replace")
 
 
-class CorpusFormat(lit.formats.TestFormat):
+class CorpusTestFormat(lit.formats.TestFormat):
+    """One test per .ttir file of KILN_CORPUS_DIR/ttir (per variant, with
+    `variants`: "<file>@<variant>"); without the corpus, one UNSUPPORTED test
+    saying so. Subclasses implement run(test, litConfig)."""
+
+    variants = ()
+
     def _corpus(self):
         root = os.environ.get("KILN_CORPUS_DIR", "")
         ttir = os.path.join(root, "ttir") if root else ""
@@ -31,14 +37,22 @@ class CorpusFormat(lit.formats.TestFormat):
             return
         for name in sorted(os.listdir(corpus)):
             if name.endswith(".ttir"):
-                yield lit.Test.Test(testSuite, (name,), localConfig,
-                                    file_path=os.path.join(corpus, name))
+                for variant in self.variants or (None,):
+                    yield lit.Test.Test(
+                        testSuite,
+                        (name if variant is None else name + "@" + variant,),
+                        localConfig, file_path=os.path.join(corpus, name))
 
     def execute(self, test, litConfig):
         if test.path_in_suite == ("corpus-missing",):
             return (lit.Test.UNSUPPORTED,
                     "skipped: the TTIR corpus was not found (set "
                     "KILN_CORPUS_DIR or keep shared/ beside the repo)")
+        return self.run(test, litConfig)
+
+
+class CorpusFormat(CorpusTestFormat):
+    def run(self, test, litConfig):
         path = test.getFilePath()
         rc, a, err = _run(["kiln-opt", path] + PRINT_FLAGS)
         if rc != 0:

@@ -143,11 +143,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   // names, target, options, the printed pipeline, kiln/LLVM/ld.lld identity.
   kiln::cache::CompileJob job;
   job.source.kind = kiln::cache::SourceKind::kTTIR;
-  std::string canonicalText = canonicalModuleText(*module);
-  canonicalText += "\n// kiln.arg_names:";
-  for (const KernelArg &arg : *signature)
-    canonicalText += " " + arg.name;
-  job.source.contentHash = kiln::cache::hashSourceText(canonicalText);
+  job.source.contentHash = sourceContentHash(*module, *signature);
   job.source.entry = kernelName;
   job.target.backend = "hip";
   job.target.arch = options.arch;

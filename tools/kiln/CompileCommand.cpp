@@ -456,14 +456,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   job.source.kind = isTTIR ? kiln::cache::SourceKind::kTTIR
                            : kiln::cache::SourceKind::kMLIRStage;
   job.source.stage = isTTIR ? "" : "llvm";
-  // Locations are not printed, but TTIR argument names come from their
-  // NameLocs and land in metadata.json's signature: they are part of the
-  // source identity.
-  std::string canonicalText = canonicalModuleText(*module);
-  canonicalText += "\n// kiln.arg_names:";
-  for (const KernelArg &arg : ttSignature)
-    canonicalText += " " + arg.name;
-  job.source.contentHash = kiln::cache::hashSourceText(canonicalText);
+  job.source.contentHash = sourceContentHash(*module, ttSignature);
   job.source.entry = kernelName;
   job.target.backend = "cuda";
   job.target.arch = options.arch;

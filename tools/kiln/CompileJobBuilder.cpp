@@ -69,6 +69,15 @@ std::string canonicalModuleText(mlir::ModuleOp module) {
   return text;
 }
 
+std::string sourceContentHash(mlir::ModuleOp module,
+                              const std::vector<KernelArg> &signature) {
+  std::string text = canonicalModuleText(module);
+  text += "\n// kiln.arg_names:";
+  for (const KernelArg &arg : signature)
+    text += " " + arg.name;
+  return kiln::cache::hashSourceText(text);
+}
+
 std::string printedPipeline(const mlir::OpPassManager &pm) {
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -14,10 +14,12 @@
 #define KILN_TOOLS_KILN_COMPILEJOBBUILDER_H
 
 #include "cache/CompileJob.h"
+#include "tools/kiln/KernelInfo.h"
 
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 class ModuleOp;
@@ -30,6 +32,13 @@ namespace kiln::tool {
 /// dictionaries print sorted and SSA names are renumbered, so attribute
 /// order, value names and `loc(...)` of the input do not change it).
 std::string canonicalModuleText(mlir::ModuleOp module);
+
+/// The job's source.content_hash: SHA-256 of canonicalModuleText(`module`)
+/// plus the kernel's argument names. Locations are not printed, but TTIR
+/// argument names come from their NameLocs and land in metadata.json's
+/// signature, so they are part of the source identity.
+std::string sourceContentHash(mlir::ModuleOp module,
+                              const std::vector<KernelArg> &signature);
 
 /// `pm.printAsTextualPipeline()`: every pass with every option.
 std::string printedPipeline(const mlir::OpPassManager &pm);
