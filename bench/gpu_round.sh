@@ -17,5 +17,5 @@ echo "== runtime GPU tests"
 echo "== conformance and benchmark"
 python3 bench/conformance/conformance.py --ttir .kiln/gpu/ttir --kiln-out .kiln/gpu/out \
   --runtime-lib .kiln/gpu/bundle/libkiln_runtime.so --json "$out/conformance.json" \
-  ${KILN_BENCH:+--bench} 2>"$out/conformance.stderr" | tee "$out/conformance.txt"
+  ${KILN_BENCH:+--bench} ${KILN_MATMUL:+--matmul $KILN_MATMUL} 2>"$out/conformance.stderr" | tee "$out/conformance.txt"
 tail -20 "$out/conformance.stderr"

@@ -2,9 +2,11 @@
 
 #include "passes/AxisInfo.h"
 
+#include "dialects/kgpu/IR/KGPUDialect.h"
 #include "dialects/tt/IR/TTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -72,11 +74,57 @@ const AxisInfo &AxisInfoAnalysis::get(Value value) {
   auto it = cache.find(value);
   if (it != cache.end())
     return it->second;
-  // Insert a conservative entry first: cycles (loop-carried values) then see
-  // "unknown" instead of recursing forever.
+  // Insert a conservative entry first: cycles other than scf.for's
+  // loop-carried values (loopCarried) then see "unknown" instead of
+  // recursing forever.
   cache[value] = unknown(shapeOf(value));
+  computed.push_back(value);
   AxisInfo info = compute(value);
   return cache[value] = std::move(info);
+}
+
+/// The facts two values share (gcd of each fact; a constant only if equal).
+static AxisInfo join(const AxisInfo &a, const AxisInfo &b) {
+  if (a.getRank() != b.getRank())
+    return a;
+  AxisInfo r = a;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    r.contiguity[d] = std::gcd(a.contiguity[d], b.contiguity[d]);
+    r.divisibility[d] = std::gcd(a.divisibility[d], b.divisibility[d]);
+    r.constancy[d] = std::gcd(a.constancy[d], b.constancy[d]);
+  }
+  if (a.constant != b.constant)
+    r.constant.reset();
+  return r;
+}
+
+static bool sameFacts(const AxisInfo &a, const AxisInfo &b) {
+  return a.contiguity == b.contiguity && a.divisibility == b.divisibility &&
+         a.constancy == b.constancy && a.constant == b.constant;
+}
+
+/// An scf.for iteration argument holds its initial value or what the body
+/// yields: start from the initial value's facts, join in the yielded
+/// value's, and recompute everything derived from the argument until the
+/// facts stop changing (each round can only weaken them; a few rounds
+/// suffice, after which the argument is taken as unknown).
+AxisInfo AxisInfoAnalysis::loopCarried(scf::ForOp loop, unsigned i) {
+  BlockArgument arg = loop.getRegionIterArgs()[i];
+  Value yielded = loop.getBody()->getTerminator()->getOperand(i);
+  AxisInfo facts = get(loop.getInitArgs()[i]);
+  for (int round = 0; round < 8; ++round) {
+    size_t mark = computed.size();
+    cache[arg] = facts;
+    AxisInfo next = join(facts, get(yielded));
+    // Forget what was derived from the provisional facts.
+    for (size_t k = mark; k < computed.size(); ++k)
+      cache.erase(computed[k]);
+    computed.resize(mark);
+    if (sameFacts(next, facts))
+      return facts;
+    facts = std::move(next);
+  }
+  return unknown(shapeOf(arg));
 }
 
 AxisInfo AxisInfoAnalysis::compute(Value value) {
@@ -84,6 +132,10 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   unsigned rank = shape.size();
 
   if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (arg.getArgNumber() >= 1 &&
+          arg.getArgNumber() - 1 < loop.getInitArgs().size())
+        return loopCarried(loop, arg.getArgNumber() - 1);
     auto fn = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
     if (!fn || !isa<IntegerType, kiln::tt::PointerType>(arg.getType()))
       return unknown(shape);
@@ -95,6 +147,10 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   }
 
   Operation *op = value.getDefiningOp();
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return get(loop.getRegionIterArgs()[cast<OpResult>(value).getResultNumber()]);
+  if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op))
+    return get(cvt.getSrc());
   APInt cst;
   if (matchPattern(value, m_ConstantInt(&cst)))
     return uniform(shape, highestPowerOf2Dividing(cst.getSExtValue()),

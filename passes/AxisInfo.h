@@ -15,6 +15,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 namespace kiln {
 
 /// Per-dimension facts about a value (scalars count as shape [1]):
@@ -35,7 +39,8 @@ struct AxisInfo {
 };
 
 /// Computes AxisInfo on demand and memoizes it; conservative (all ones) for
-/// values it knows nothing about, such as loop-carried values.
+/// values it knows nothing about. scf.for iteration arguments get the facts
+/// their initial and yielded values share (a fixpoint over the loop body).
 class AxisInfoAnalysis {
 public:
   const AxisInfo &get(mlir::Value value);
@@ -50,9 +55,13 @@ public:
 
 private:
   AxisInfo compute(mlir::Value value);
+  AxisInfo loopCarried(mlir::scf::ForOp loop, unsigned i);
   AxisInfo remOrDiv(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
                     bool rem);
   llvm::DenseMap<mlir::Value, AxisInfo> cache;
+  /// Values in the order their facts were computed (loopCarried forgets
+  /// those derived from provisional facts).
+  llvm::SmallVector<mlir::Value> computed;
 };
 
 } // namespace kiln

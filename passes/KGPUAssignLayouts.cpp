@@ -133,10 +133,30 @@ struct KGPUAssignLayouts
   }
 
   LogicalResult assign(tt::FuncOp fn) {
+    // A first grouping finds the global accesses that would share a
+    // tensor-core accumulator layout; those get a kgpu.convert_layout
+    // boundary (a load's result, a store's value) so that their pointers
+    // and masks keep a coalesced blocked layout, then the grouping reruns.
+    // Stores first: a store's pointers often share index tensors with a
+    // load's, so only what still shares the accumulator's group after the
+    // stores are isolated needs a boundary (at most three groupings).
+    for (int round = 0; round < 2; ++round) {
+      bool changed = false;
+      if (failed(assign(fn, /*isolateAccesses=*/true, changed)))
+        return failure();
+      if (!changed)
+        return success();
+    }
+    bool changed = false;
+    return assign(fn, /*isolateAccesses=*/false, changed);
+  }
+
+  LogicalResult assign(tt::FuncOp fn, bool isolateAccesses, bool &changed) {
     MLIRContext *ctx = fn.getContext();
     llvm::EquivalenceClasses<Value> classes;
     SmallVector<Value> tensors;
     SmallVector<Relation> relations;
+    SmallVector<tt::DotOp> dots;
     auto add = [&](Value v) {
       if (isTensor(v) && !getLayoutOrNull(v)) {
         classes.insert(v);
@@ -203,9 +223,10 @@ struct KGPUAssignLayouts
         // Each result element reads its own index.
         unite(gather.getIndices(), gather.getResult());
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        // The accumulator and the result share a layout (the MMA layouts
-        // of the matmul lowering will refine this).
+        // The accumulator and the result share a layout: a tensor-core
+        // accumulator layout where the dot is eligible (mmaLayoutFor).
         unite(dot.getC(), dot.getD());
+        dots.push_back(dot);
       } else if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
         relations.push_back({op, expand.getSrc(), expand.getResult(),
                              unsigned(expand.getAxis())});
@@ -224,10 +245,61 @@ struct KGPUAssignLayouts
     llvm::stable_sort(leaders, [&](Value a, Value c) {
       return rankOf(a) > rankOf(c);
     });
+    // Tensor-core accumulator layouts, from the largest eligible dot of
+    // each group.
+    DenseMap<Value, Attribute> mmaOf;
+    DenseMap<Value, int64_t> mmaSize;
+    for (tt::DotOp dot : dots) {
+      Attribute mma = mmaLayoutFor(dot);
+      if (!mma)
+        continue;
+      Value leader = classes.getLeaderValue(dot.getD());
+      int64_t n = dot.getType().getNumElements();
+      if (n > mmaSize.lookup(leader)) {
+        mmaOf[leader] = mma;
+        mmaSize[leader] = n;
+      }
+    }
+    if (isolateAccesses && !mmaOf.empty()) {
+      auto inMmaGroup = [&](Value v) {
+        return isTensor(v) && classes.contains(v) &&
+               mmaOf.count(classes.getLeaderValue(v));
+      };
+      SmallVector<Operation *> accesses;
+      fn.walk([&](tt::StoreOp store) {
+        if (inMmaGroup(store.getValue()))
+          accesses.push_back(store);
+      });
+      if (accesses.empty())
+        fn.walk([&](tt::LoadOp load) {
+          if (inMmaGroup(load.getResult()))
+            accesses.push_back(load);
+        });
+      for (Operation *op : accesses) {
+        OpBuilder builder(op);
+        if (auto store = dyn_cast<tt::StoreOp>(op)) {
+          Value v = store.getValue();
+          auto cvt = kgpu::ConvertLayoutOp::create(builder, op->getLoc(),
+                                                   v.getType(), v);
+          store.getValueMutable().set(cvt);
+        } else {
+          builder.setInsertionPointAfter(op);
+          Value r = op->getResult(0);
+          auto cvt = kgpu::ConvertLayoutOp::create(builder, op->getLoc(),
+                                                   r.getType(), r);
+          r.replaceAllUsesExcept(cvt, cvt);
+        }
+      }
+      changed = !accesses.empty();
+      if (changed)
+        return success();
+    }
     AxisInfoAnalysis axisInfo;
     for (Value leader : leaders) {
-      Attribute layout;
+      Attribute layout = mmaOf.lookup(leader);
       for (const Relation &rel : relations) {
+        if (layout)
+          break;
         if (classes.getLeaderValue(rel.lower) != leader)
           continue;
         auto it = layoutOf.find(classes.getLeaderValue(rel.higher));
@@ -288,6 +360,42 @@ struct KGPUAssignLayouts
       }
     }
     return success();
+  }
+
+  /// #kgpu.mma<{version = 2}> for a tt.dot that mma.sync m16n8k16 can
+  /// compute (f16 or bf16 operands, M % 16 == 0, N % 8 == 0, K % 16 == 0,
+  /// 32-lane warps), null otherwise. Warps are doubled along the dimension
+  /// with more instruction tiles left per warp (M first on a tie); warps
+  /// beyond the tiles replicate along M.
+  Attribute mmaLayoutFor(tt::DotOp dot) {
+    if (mmaVersion != 2 || threadsPerWarp != 32)
+      return {};
+    auto aT = dot.getA().getType(), bT = dot.getB().getType();
+    if (aT.getRank() != 2)
+      return {};
+    Type e = aT.getElementType();
+    if (!(e.isF16() || e.isBF16()) || bT.getElementType() != e)
+      return {};
+    Type c = dot.getType().getElementType();
+    if (!(c.isF32() || c.isF16() || c.isBF16()))
+      return {};
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
+      return {};
+    unsigned wm = 1, wn = 1, warps = numWarps;
+    int64_t leftM = M / 16, leftN = N / 8;
+    while (warps > 1 && (leftM > 1 || leftN > 1)) {
+      if (leftM >= leftN) {
+        wm *= 2;
+        leftM = llvm::divideCeil(leftM, 2);
+      } else {
+        wn *= 2;
+        leftN = llvm::divideCeil(leftN, 2);
+      }
+      warps /= 2;
+    }
+    wm *= warps;
+    return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
   }
 
   static Attribute getLayoutOrNull(Value v) {

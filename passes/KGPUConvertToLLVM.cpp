@@ -23,6 +23,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToROCDL/MathToROCDL.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -61,6 +62,10 @@ struct Lowering {
   /// Runs of equal values along the layout's fastest dimension, per
   /// elementwise op result (AxisInfo constancy, computed before conversion).
   DenseMap<Operation *, unsigned> constancy;
+  /// Several ops use shared memory. They all start at offset 0 (the
+  /// kernel needs the largest of their sizes, not the sum), so each begins
+  /// with a barrier: no thread may still be reading the previous op's data.
+  bool smemShared = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -822,11 +827,16 @@ std::string libdeviceAsOcml(StringRef symbol, Type resTy) {
 
 /// The dimension along which a thread's consecutive registers run.
 unsigned fastestDim(Attribute layout) {
-  if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(layout))
-    return blocked.getOrder()[0];
+  // mma.sync accumulators hold column pairs: N (dim 1) is fastest.
+  auto orderOf = [](Attribute a) -> SmallVector<unsigned> {
+    if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(a))
+      return SmallVector<unsigned>(blocked.getOrder());
+    return {1, 0};
+  };
+  if (!isa<kgpu::SliceEncodingAttr>(layout))
+    return orderOf(layout)[0];
   auto slice = cast<kgpu::SliceEncodingAttr>(layout);
-  auto parent = cast<kgpu::BlockedEncodingAttr>(slice.getParent());
-  for (unsigned d : parent.getOrder())
+  for (unsigned d : orderOf(slice.getParent()))
     if (d != slice.getDim())
       return d < slice.getDim() ? d : d - 1;
   return 0;
@@ -1240,7 +1250,7 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
       }
       // Every op owns its shared memory, so only a reduction that runs
       // again (in a loop) must wait for the previous round's readers.
-      if (inLoop(op))
+      if (l.smemShared || inLoop(op))
         l.target->barrier(rewriter, loc);
       for (auto [r, a] : llvm::enumerate(acc)) {
         Value slot = LLVM::AddOp::create(
@@ -1308,7 +1318,7 @@ moveThroughSharedMemory(Operation *op, ConversionPatternRewriter &rewriter,
   Type elem = tc->convertType(srcType.getElementType());
   Type mem = memoryType(elem);
   int64_t numel = srcType.getNumElements();
-  if (inLoop(op))
+  if (l.smemShared || inLoop(op))
     l.target->barrier(rewriter, loc);
   for (auto [k, converted] : llvm::enumerate(convertedSrcs)) {
     auto type = cast<RankedTensorType>(op->getOperand(k).getType());
@@ -1576,9 +1586,11 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(elem);
     int64_t base = offsetAttr.getInt();
+    if (kgpu::isMmaV2(cT.getEncoding()))
+      return lowerMmaV2(op, adaptor, rewriter, base);
 
     // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
-    if (inLoop(op))
+    if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     auto store = [&](Value converted, RankedTensorType type, int64_t first) {
       SmallVector<Value> vals = unpack(rewriter, loc, converted);
@@ -1672,6 +1684,183 @@ struct DotLowering : KPattern<tt::DotOp> {
     return success();
   }
 
+  /// Row strides (in elements) of A and B in shared memory for the
+  /// mma.sync path: rows padded by 16 bytes so that the 8 row addresses of
+  /// one ldmatrix 8x8 matrix fall in distinct bank groups.
+  static int64_t paddedStride(int64_t cols) { return cols + 8; }
+
+  /// Shared memory bytes the mma.sync path of `op` uses (A then B, padded).
+  static int64_t mmaV2SharedBytes(tt::DotOp op) {
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    return llvm::alignTo(M * paddedStride(K) * 2, 16) + K * paddedStride(N) * 2;
+  }
+
+  /// Stores a 2-D tensor of 16-bit elements row-major with `stride`
+  /// elements per row at byte offset `byteBase` of shared memory, as
+  /// vectors along dimension 1 where the layout keeps registers
+  /// consecutive there.
+  void storeRows(ConversionPatternRewriter &rewriter, Location loc,
+                 Value converted, RankedTensorType type, int64_t byteBase,
+                 int64_t stride, Type mem) const {
+    SmallVector<Value> vals = unpack(rewriter, loc, converted);
+    auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (fastestDim(type.getEncoding()) == 1)
+      vec = chooseVec(type, 8, starts);
+    if (vec == 1) {
+      starts.clear();
+      for (unsigned e = 0; e < vals.size(); ++e)
+        starts.push_back(e);
+    }
+    Type vecTy = VectorType::get({int64_t(vec)}, mem);
+    for (unsigned e : starts) {
+      Value lin = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, idx[e][0],
+                              i32Const(rewriter, loc, stride)),
+          idx[e][1]);
+      Value addr = smemAddress(rewriter, loc, l, byteBase, mem, lin);
+      if (vec == 1) {
+        LLVM::StoreOp::create(rewriter, loc, vals[e], addr);
+        continue;
+      }
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+      for (unsigned k = 0; k < vec; ++k)
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, vals[e + k],
+                                          i32Const(rewriter, loc, k));
+      LLVM::StoreOp::create(rewriter, loc, v, addr, /*alignment=*/vec * 2);
+    }
+  }
+
+  /// tt.dot on tensor cores with mma.sync.m16n8k16 (PTX ISA 9.7.14.5.8)
+  /// for f16/bf16 operands and an f32 accumulator, result layout
+  /// #kgpu.mma<{version = 2}>. A (MxK) and B (KxN) are staged row-major in
+  /// shared memory with padded rows; each warp reads its operand fragments
+  /// with ldmatrix (.trans for B, 9.7.14.5.15) and issues one mma per 16x8
+  /// accumulator tile and 16-wide K step. Accumulators stay in registers.
+  LogicalResult lowerMmaV2(tt::DotOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter,
+                           int64_t base) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    auto cT = op.getC().getType();
+    auto mma = cast<kgpu::MmaEncodingAttr>(cT.getEncoding());
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    Type elem = aT.getElementType();
+    Type mem = getTypeConverter()->convertType(elem);
+    bool bf16 = elem.isBF16();
+    int64_t strideA = paddedStride(K), strideB = paddedStride(N);
+    int64_t baseB = base + llvm::alignTo(M * strideA * 2, 16);
+
+    if (l.smemShared || inLoop(op))
+      l.target->barrier(rewriter, loc);
+    storeRows(rewriter, loc, adaptor.getA(), aT, base, strideA, mem);
+    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, strideB, mem);
+    l.target->barrier(rewriter, loc);
+
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    int64_t tileM = 16 * wm, tileN = 8 * wn;
+    int64_t repM = std::max<int64_t>(1, M / tileM);
+    int64_t repN = std::max<int64_t>(1, N / tileN);
+    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+    auto add = [&](Value a, Value b) {
+      return LLVM::AddOp::create(rewriter, loc, a, b).getResult();
+    };
+    auto mul = [&](Value a, int64_t b) {
+      return LLVM::MulOp::create(rewriter, loc, a, c32(b)).getResult();
+    };
+    auto urem = [&](Value a, int64_t b) {
+      return LLVM::URemOp::create(rewriter, loc, a, c32(b)).getResult();
+    };
+    auto udiv = [&](Value a, int64_t b) {
+      return LLVM::UDivOp::create(rewriter, loc, a, c32(b)).getResult();
+    };
+    Value warpM = mul(urem(warp, wm), 16);
+    Value warpN = mul(urem(udiv(warp, wm), wn), 8);
+    Value lane16 = urem(lane, 16);
+    Value laneHalf = udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
+
+    Type i32 = rewriter.getI32Type();
+    auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+    auto shape88 = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+    auto ldmatrix = [&](Value ptr, bool trans) {
+      Value r = NVVM::LdMatrixOp::create(
+          rewriter, loc, x4, ptr, 4,
+          trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape88,
+          NVVM::LdStMatrixEltType::B16);
+      return unpack(rewriter, loc, r);
+    };
+    // A and B registers in the operand type mma.sync takes.
+    Type halfPair = VectorType::get({2}, rewriter.getF16Type());
+    auto operandReg = [&](Value r) -> Value {
+      return bf16 ? r : LLVM::BitcastOp::create(rewriter, loc, halfPair, r);
+    };
+
+    Type f32 = rewriter.getF32Type();
+    Type cElem = getTypeConverter()->convertType(cT.getElementType());
+    SmallVector<Value> acc;
+    for (Value v : unpack(rewriter, loc, adaptor.getC()))
+      acc.push_back(toAcc(rewriter, loc, v, f32));
+    auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    std::array<NVVM::MMATypes, 2> ptxTypes = {
+        bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16,
+        bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16};
+    std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                              NVVM::MMALayout::col};
+
+    for (int64_t kk = 0; kk < K / 16; ++kk) {
+      // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15); lane l
+      // gives the address of row l % 16, k half l / 16.
+      SmallVector<SmallVector<Value>> aFrag;
+      for (int64_t rm = 0; rm < repM; ++rm) {
+        Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
+        Value col = add(mul(laneHalf, 8), c32(kk * 16));
+        Value lin = add(mul(row, strideA), col);
+        aFrag.push_back(ldmatrix(smemAddress(rewriter, loc, l, base, mem, lin),
+                                 /*trans=*/false));
+      }
+      // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
+      // address of k row l % 16 of N tile rn + l / 16.
+      SmallVector<std::array<Value, 2>> bFrag(repN);
+      for (int64_t rn = 0; rn < repN; rn += 2) {
+        Value tile = add(c32(rn), repN > 1 ? laneHalf : c32(0));
+        Value col = urem(add(warpN, mul(tile, tileN)), N);
+        Value row = add(lane16, c32(kk * 16));
+        Value lin = add(mul(row, strideB), col);
+        auto r = ldmatrix(smemAddress(rewriter, loc, l, baseB, mem, lin),
+                          /*trans=*/true);
+        bFrag[rn] = {r[0], r[1]};
+        if (rn + 1 < repN)
+          bFrag[rn + 1] = {r[2], r[3]};
+      }
+      for (int64_t rm = 0; rm < repM; ++rm)
+        for (int64_t rn = 0; rn < repN; ++rn) {
+          unsigned first = unsigned((rm * repN + rn) * 4);
+          SmallVector<Value> a, b, c(acc.begin() + first,
+                                     acc.begin() + first + 4);
+          for (Value r : aFrag[rm])
+            a.push_back(operandReg(r));
+          for (Value r : bFrag[rn])
+            b.push_back(operandReg(r));
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, accStruct, a, b, c, ArrayRef<int64_t>{16, 8, 16},
+              std::nullopt, std::nullopt, ptxTypes, layouts);
+          for (auto [i, v] : llvm::enumerate(unpack(rewriter, loc, d)))
+            acc[first + i] = v;
+        }
+    }
+    SmallVector<Value> out;
+    for (Value v : acc)
+      out.push_back(fromAcc(rewriter, loc, v, cElem));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()), out));
+    return success();
+  }
+
   static Value toAcc(OpBuilder &b, Location loc, Value v, Type acc) {
     Type t = v.getType();
     if (t == acc)
@@ -1730,7 +1919,7 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     Type mem = memoryType(elem);
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
     auto srcIdx = emitIndices(rewriter, loc, l, src.getEncoding(), src.getShape());
-    if (inLoop(op))
+    if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     for (auto [i, idx] : llvm::enumerate(srcIdx)) {
       Value lin = linearIndex(rewriter, loc, idx, src.getShape());
@@ -1907,7 +2096,7 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     Type elem = out.front().getType();
     Value zero = i32Const(rewriter, loc, 0);
     Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), elem, zero);
-    if (inLoop(op))
+    if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     // Every thread stores; only thread 0's value is meaningful, so store
     // under its predicate through a select of the address-free form.
@@ -1993,7 +2182,7 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     SmallVector<Value> lin;
     for (auto &idx : indices)
       lin.push_back(linearIndex(rewriter, loc, idx, shape));
-    if (inLoop(op))
+    if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     for (unsigned k = 0; k < numOps; ++k) {
       SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getSrcs()[k]);
@@ -2229,12 +2418,14 @@ struct KGPUConvertToLLVM
       int64_t n = numElements < 0 ? t.getNumElements() : numElements;
       return n * bits / 8;
     };
-    // Gives `op` the next `bytes` of the kernel's shared memory (each op
-    // owns its region; regions are 16-byte aligned).
+    // Gives `op` shared memory from offset 0: an op's data lives only
+    // while the op runs, so every op reuses the same bytes (separated by
+    // barriers, Lowering::smemShared) and the kernel needs the largest.
+    unsigned smemUsers = 0;
     auto allocate = [&](Operation *op, int64_t bytes) {
-      op->setAttr(kSmemOffsetAttr,
-                  IntegerAttr::get(IntegerType::get(ctx, 64), smemBytes));
-      smemBytes += llvm::alignTo(bytes, 16);
+      op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
+      smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
+      ++smemUsers;
     };
     module.walk([&](Operation *op) {
       // Vectorize along the dimension the layout keeps consecutive in
@@ -2280,7 +2471,10 @@ struct KGPUConvertToLLVM
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
+        if (kgpu::isMmaV2(dot.getC().getType().getEncoding()))
+          allocate(op, DotLowering::mmaV2SharedBytes(dot));
+        else
+          allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op)) {
         // Room for every moved operand, one after the other.
@@ -2293,6 +2487,7 @@ struct KGPUConvertToLLVM
         allocate(op, bytesOf(cvt.getType()));
       }
     });
+    l.smemShared = smemUsers > 1;
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
       module.emitError() << "the kernel needs " << smemBytes
                          << " bytes of shared memory (num-warps "

@@ -16,6 +16,12 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     results and expand_dims operands, and inserts `kgpu.convert_layout`
     where two demands disagree. Records the CTA shape on the module.
 
+    With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
+    whose M, N and K are multiples of 16, 8 and 16 (and everything sharing
+    its layout: the accumulator, the loop-carried value, the epilogue) gets
+    `#kgpu.mma<{version = 2, ...}>`, with the CTA's warps split over M and N
+    in proportion to the 16x8 instruction tiles along each.
+
     Before:
     ```mlir
     %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
@@ -34,6 +40,9 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "warps per CTA">,
     Option<"threadsPerWarp", "threads-per-warp", "int", /*default=*/"32",
            "lanes per warp (32 on NVIDIA, 64 on AMD CDNA)">,
+    Option<"mmaVersion", "mma-version", "int", /*default=*/"0",
+           "tensor-core accumulator layout for eligible tt.dot results: 0 = "
+           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later)">,
   ];
 }
 

@@ -230,6 +230,48 @@ def bench(kiln, ttir_dir, art_dir):
     return rows
 
 
+def bench_matmul(kiln, ttir_dir, art_dir, sizes):
+    """matmul_kernel (f16 in, f32 accumulate, f16 out; row-major; the corpus
+    options num_warps 8, num_stages 3) at M = N = K = size, kiln and Triton
+    on the same buffers, cuBLAS (torch.matmul) for scale; results checked
+    against cuBLAS by relative L2 error."""
+    from triton.testing import do_bench
+    name = "matmul_kernel"
+    ttir = os.path.join(ttir_dir, name + ".ttir")
+    meta = json.load(open(os.path.join(art_dir, name, "metadata.json")))
+    opts = json.load(open(ttir[:-5] + ".json"))
+    tk = triton.compile(ttir, target=GPUTarget("cuda", 90, 32),
+                        options={"num_warps": opts["num_warps"],
+                                 "num_stages": opts["num_stages"]})
+    k = kiln.open(os.path.join(art_dir, name))
+    rows = []
+    for n in sizes:
+        g = torch.Generator(device="cuda").manual_seed(n)
+        a = torch.randn(n, n, generator=g, device="cuda", dtype=torch.float16)
+        b = torch.randn(n, n, generator=g, device="cuda", dtype=torch.float16)
+        c_kiln = torch.empty(n, n, device="cuda", dtype=torch.float16)
+        c_triton = torch.empty_like(c_kiln)
+        grid = (math.ceil(n / 128) * math.ceil(n / 256), 1, 1)
+        args = Kiln.pack(meta["signature"], [a, b, c_kiln, n, n, n, n, n, n])
+        kiln.launch(k, grid, args)
+        tk[grid](a, b, c_triton, n, n, n, n, n, n)
+        ref = torch.matmul(a, b)
+        torch.cuda.synchronize()
+        err = lambda c: float(torch.linalg.vector_norm((c.double() - ref.double())) /
+                              torch.linalg.vector_norm(ref.double()))
+        t_kiln = do_bench(lambda: kiln.launch(k, grid, args), warmup=25, rep=300)
+        t_triton = do_bench(lambda: tk[grid](a, b, c_triton, n, n, n, n, n, n),
+                            warmup=25, rep=300)
+        t_cublas = do_bench(lambda: torch.matmul(a, b), warmup=25, rep=300)
+        tflops = lambda ms: 2 * n ** 3 / ms / 1e9
+        rows.append({"kernel": f"matmul {n}^3", "kiln_ms": t_kiln, "triton_ms": t_triton,
+                     "cublas_ms": t_cublas, "kiln_TFLOPs": tflops(t_kiln),
+                     "triton_TFLOPs": tflops(t_triton), "cublas_TFLOPs": tflops(t_cublas),
+                     "ratio": t_triton / t_kiln, "kiln_rel_err": err(c_kiln),
+                     "triton_rel_err": err(c_triton)})
+    return rows
+
+
 def run_isolated(args, path):
     """Runs one file's comparison in a fresh process: a kernel that faults,
     or a compiler that aborts, cannot take the other files down with it."""
@@ -264,6 +306,9 @@ def main():
     p.add_argument("--bench", action="store_true")
     p.add_argument("--bench-only", action="store_true",
                    help="skip the conformance pass (implies --bench)")
+    p.add_argument("--matmul", default="",
+                   help="with --bench: comma-separated sizes for matmul_kernel "
+                        "(e.g. 2048,4096,8192)")
     p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.one:
@@ -298,6 +343,18 @@ def main():
         for r in rows:
             print(f"| {r['kernel']} | {r['kiln_ms']:.4f} | {r['triton_ms']:.4f} | "
                   f"{r['kiln_GBps']:.0f} | {r['triton_GBps']:.0f} | {r['ratio']:.3f} |")
+        if a.matmul:
+            mm = bench_matmul(kiln, a.ttir[0], a.kiln_out,
+                              [int(x) for x in a.matmul.split(",")])
+            out["bench_matmul"] = mm
+            print("| matmul (f16, f32 acc) | kiln ms | Triton ms | cuBLAS ms | kiln TFLOP/s "
+                  "| Triton TFLOP/s | cuBLAS TFLOP/s | kiln/Triton | kiln rel. err | Triton rel. err |")
+            print("|---|---|---|---|---|---|---|---|---|---|")
+            for r in mm:
+                print(f"| {r['kernel']} | {r['kiln_ms']:.3f} | {r['triton_ms']:.3f} | "
+                      f"{r['cublas_ms']:.3f} | {r['kiln_TFLOPs']:.0f} | {r['triton_TFLOPs']:.0f} | "
+                      f"{r['cublas_TFLOPs']:.0f} | {r['ratio']:.3f} | {r['kiln_rel_err']:.2e} | "
+                      f"{r['triton_rel_err']:.2e} |", flush=True)
     if a.json:
         json.dump(out, open(a.json, "w"), indent=1)
 

@@ -25,10 +25,11 @@ void addTTCleanup(OpPassManager &pm) {
 /// Stage 2: give every tensor a distributed layout for this CTA shape;
 /// coalescing decisions are made here.
 void addLayoutAssignment(OpPassManager &pm, int numWarps,
-                         int threadsPerWarp) {
+                         int threadsPerWarp, int mmaVersion) {
   KGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = numWarps;
   layoutOptions.threadsPerWarp = threadsPerWarp;
+  layoutOptions.mmaVersion = mmaVersion;
   pm.addPass(createKGPUAssignLayouts(layoutOptions));
   // Folds conversions of splats/ranges/constants and conversion chains.
   pm.addPass(createCanonicalizerPass());

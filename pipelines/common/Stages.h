@@ -22,9 +22,11 @@ namespace kiln::pipelines {
 void addTTCleanup(mlir::OpPassManager &pm);
 
 /// Stage 2: distributed layouts for `numWarps` warps of `threadsPerWarp`
-/// lanes (coalescing decided here), then conversion clean-up.
+/// lanes (coalescing decided here), tensor-core accumulator layouts of
+/// `mmaVersion` (0 = none, 2 = mma.sync) for eligible dots, then
+/// conversion clean-up.
 void addLayoutAssignment(mlir::OpPassManager &pm, int numWarps,
-                         int threadsPerWarp);
+                         int threadsPerWarp, int mmaVersion = 0);
 
 /// Stage 3: SIMT lowering for `target` ("nvptx", "amdgpu"), then the
 /// structured control flow and clean-up down to the LLVM dialect.

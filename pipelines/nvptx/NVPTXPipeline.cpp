@@ -34,10 +34,25 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 
 } // namespace
 
+/// The compute capability in "sm_90" / "sm_90a" (90), or 0 if unparsable.
+static int smVersion(llvm::StringRef arch) {
+  int sm = 0;
+  if (!arch.consume_front("sm_"))
+    return 0;
+  arch = arch.take_while([](char c) { return c >= '0' && c <= '9'; });
+  if (arch.getAsInteger(10, sm))
+    return 0;
+  return sm;
+}
+
 void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
                                   const NVPTXPipelineOptions &options) {
   addTTCleanup(pm);
-  addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp);
+  // mma.sync m16n8k16 with f16/bf16 operands needs sm_80 (PTX ISA
+  // 9.7.14.5.14, target requirements).
+  int mmaVersion = smVersion(options.arch) >= 80 ? 2 : 0;
+  addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
+                      mmaVersion);
   addLLVMLowering(pm, "nvptx");
 }
 

@@ -177,3 +177,4 @@ tt.func public @loop_acc(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out
   tt.store %op, %acc : tensor<1024x!tt.ptr<f32>>
   tt.return
 }
+

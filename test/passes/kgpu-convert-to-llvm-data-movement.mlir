@@ -22,9 +22,21 @@ tt.func public @trans(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
 // -----
 
 // join stores both operands (2 x 128 x 4 bytes), split reads each half.
-// CHECK: kgpu.shared = 2048 : i32
+// Both ops use the same 1024 bytes from offset 0 (shared memory is reused
+// from op to op, not summed), so each starts with a barrier: no thread may
+// still be reading what the previous op stored.
+// CHECK: kgpu.shared = 1024 : i32
 // CHECK-LABEL: llvm.func @join_split
-// CHECK-COUNT-2: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
 tt.func public @join_split(%a: tensor<128xf32>, %b: tensor<128xf32>, %p: !tt.ptr<f32>) {
   %j = tt.join %a, %b : tensor<128xf32> -> tensor<128x2xf32>
   %s0, %s1 = tt.split %j : tensor<128x2xf32> -> tensor<128xf32>

@@ -83,6 +83,13 @@ def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
     (9.7.15, instrShape [64, N, 16], warps grouped in warpgroups of 4).
     `warpsPerCTA` tiles the CTA's warps over the M and N dimensions.
 
+    Version 2 is a distributed layout (KGPULayouts.h): warp w covers the
+    16x8 instruction tile (w % warpsPerCTA[0], w / warpsPerCTA[0]) of a
+    [16 * warpsPerCTA[0], 8 * warpsPerCTA[1]] CTA tile that repeats over the
+    shape; in each instruction tile lane l holds rows l/4 and l/4 + 8 and
+    columns 2*(l%4) and 2*(l%4) + 1 (the c0..c3 fragment of PTX ISA
+    9.7.14.5.8). Version 3 is recorded but not lowered yet.
+
     ```mlir
     #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>
     ```

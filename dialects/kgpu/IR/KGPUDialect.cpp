@@ -247,12 +247,29 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 bool kiln::kgpu::isDistributedLayout(Attribute layout) {
+  if (auto mma = dyn_cast_if_present<MmaEncodingAttr>(layout))
+    return isMmaV2(mma);
   return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
 }
+
+bool kiln::kgpu::isMmaV2(Attribute layout) {
+  auto mma = dyn_cast_if_present<MmaEncodingAttr>(layout);
+  return mma && mma.getVersion() == 2 && mma.getWarpsPerCTA().size() == 2;
+}
+
+// mma.sync m16n8 accumulator (PTX ISA 9.7.14.5.8, "Matrix Fragments for
+// mma.m16n8k16 with floating point type"): in each 16x8 instruction tile
+// lane l holds rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1, in the
+// register order c0 (r, c), c1 (r, c+1), c2 (r+8, c), c3 (r+8, c+1). Warp w
+// covers tile (w % wm, w / wm) of the [16*wm, 8*wn] CTA tile, which repeats
+// over the shape: M repetitions outermost, then N, then the 4 registers.
+static constexpr int64_t kMmaV2Elems[4][2] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}};
 
 unsigned kiln::kgpu::getLayoutRank(Attribute layout) {
   if (auto b = dyn_cast<BlockedEncodingAttr>(layout))
     return b.getRank();
+  if (isMmaV2(layout))
+    return 2;
   if (auto s = dyn_cast<SliceEncodingAttr>(layout))
     return getLayoutRank(s.getParent()) - 1;
   return 0;
@@ -272,6 +289,9 @@ SmallVector<int64_t> kiln::kgpu::getTileShape(Attribute layout) {
                      b.getThreadsPerWarp()[d] * b.getWarpsPerCTA()[d]);
     return tile;
   }
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
+    return {16 * int64_t(mma.getWarpsPerCTA()[0]),
+            8 * int64_t(mma.getWarpsPerCTA()[1])};
   auto s = cast<SliceEncodingAttr>(layout);
   SmallVector<int64_t> tile = getTileShape(s.getParent());
   tile.erase(tile.begin() + s.getDim());
@@ -302,6 +322,16 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
       }
       result.push_back(std::move(off));
     }
+    return result;
+  }
+  if (isa<MmaEncodingAttr>(layout)) {
+    SmallVector<int64_t> tile = getTileShape(layout);
+    int64_t repM = std::max<int64_t>(1, llvm::divideCeil(shape[0], tile[0]));
+    int64_t repN = std::max<int64_t>(1, llvm::divideCeil(shape[1], tile[1]));
+    for (int64_t m = 0; m < repM; ++m)
+      for (int64_t n = 0; n < repN; ++n)
+        for (const auto &e : kMmaV2Elems)
+          result.push_back({m * tile[0] + e[0], n * tile[1] + e[1]});
     return result;
   }
   auto s = cast<SliceEncodingAttr>(layout);
@@ -335,6 +365,17 @@ kiln::kgpu::getThreadBaseTerms(Attribute layout) {
       laneDiv *= tpw;
       warpDiv *= wpc;
     }
+    return terms;
+  }
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    SmallVector<SmallVector<BaseTerm>> terms(2);
+    terms[0].push_back({/*isWarp=*/false, 4, 8, 1});
+    if (wm > 1)
+      terms[0].push_back({/*isWarp=*/true, 1, wm, 16});
+    terms[1].push_back({/*isWarp=*/false, 1, 4, 2});
+    if (wn > 1)
+      terms[1].push_back({/*isWarp=*/true, wm, wn, 8});
     return terms;
   }
   auto s = cast<SliceEncodingAttr>(layout);

@@ -30,8 +30,12 @@ struct BaseTerm {
   unsigned multiplier;
 };
 
-/// True for layouts a tensor can be distributed with (blocked, slice).
+/// True for layouts a tensor can be distributed with (blocked, slice, and
+/// the mma.sync accumulator layout: MmaEncodingAttr version 2).
 bool isDistributedLayout(mlir::Attribute layout);
+
+/// True for an mma.sync (version 2, m16n8) accumulator layout.
+bool isMmaV2(mlir::Attribute layout);
 
 /// Rank of the tensors `layout` applies to.
 unsigned getLayoutRank(mlir::Attribute layout);

@@ -1,0 +1,31 @@
+// RUN: kiln-opt %s -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm | FileCheck %s
+
+// Loop-carried pointers keep the facts their initial and yielded values
+// share (AxisInfo joins them over scf.for): advancing 16-byte aligned,
+// contiguous f32 pointers by a multiple of 4 elements each iteration still
+// allows 16-byte accesses; advancing them by 1 element does not.
+// CHECK-LABEL: llvm.func @loop_carried_ptrs
+// CHECK: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NOT: llvm.load {{.*}} -> vector<4xf32>
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+tt.func public @loop_carried_ptrs(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step4 = arith.constant dense<512> : tensor<512xi32>
+  %step1 = arith.constant dense<1> : tensor<512xi32>
+  %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %p0 = tt.addptr %ps, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  %qs = tt.splat %q : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %q0 = tt.addptr %qs, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%pp = %p0, %qq = %q0) -> (tensor<512x!tt.ptr<f32>>, tensor<512x!tt.ptr<f32>>) : i32 {
+    %x = tt.load %pp : tensor<512x!tt.ptr<f32>>
+    %y = tt.load %qq : tensor<512x!tt.ptr<f32>>
+    %pn = tt.addptr %pp, %step4 : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    %qn = tt.addptr %qq, %step1 : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+    tt.store %pp, %y : tensor<512x!tt.ptr<f32>>
+    tt.store %qq, %x : tensor<512x!tt.ptr<f32>>
+    scf.yield %pn, %qn : tensor<512x!tt.ptr<f32>>, tensor<512x!tt.ptr<f32>>
+  }
+  tt.return
+}
