@@ -78,7 +78,6 @@ const AxisInfo &AxisInfoAnalysis::get(Value value) {
   // loop-carried values (loopCarried) then see "unknown" instead of
   // recursing forever.
   cache[value] = unknown(shapeOf(value));
-  computed.push_back(value);
   AxisInfo info = compute(value);
   return cache[value] = std::move(info);
 }
@@ -105,21 +104,19 @@ static bool sameFacts(const AxisInfo &a, const AxisInfo &b) {
 
 /// An scf.for iteration argument holds its initial value or what the body
 /// yields: start from the initial value's facts, join in the yielded
-/// value's, and recompute everything derived from the argument until the
-/// facts stop changing (each round can only weaken them; a few rounds
-/// suffice, after which the argument is taken as unknown).
+/// value's, and repeat until the facts stop changing (each round can only
+/// weaken them; after a few rounds the argument is taken as unknown). Each
+/// round derives the yielded value's facts in a fresh analysis seeded with
+/// the argument's provisional facts, so values this analysis is still
+/// computing (the query that led here) are not read half-done.
 AxisInfo AxisInfoAnalysis::loopCarried(scf::ForOp loop, unsigned i) {
   BlockArgument arg = loop.getRegionIterArgs()[i];
   Value yielded = loop.getBody()->getTerminator()->getOperand(i);
   AxisInfo facts = get(loop.getInitArgs()[i]);
   for (int round = 0; round < 8; ++round) {
-    size_t mark = computed.size();
-    cache[arg] = facts;
-    AxisInfo next = join(facts, get(yielded));
-    // Forget what was derived from the provisional facts.
-    for (size_t k = mark; k < computed.size(); ++k)
-      cache.erase(computed[k]);
-    computed.resize(mark);
+    AxisInfoAnalysis sub;
+    sub.cache[arg] = facts;
+    AxisInfo next = join(facts, sub.get(yielded));
     if (sameFacts(next, facts))
       return facts;
     facts = std::move(next);

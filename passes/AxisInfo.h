@@ -59,9 +59,6 @@ private:
   AxisInfo remOrDiv(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
                     bool rem);
   llvm::DenseMap<mlir::Value, AxisInfo> cache;
-  /// Values in the order their facts were computed (loopCarried forgets
-  /// those derived from provisional facts).
-  llvm::SmallVector<mlir::Value> computed;
 };
 
 } // namespace kiln

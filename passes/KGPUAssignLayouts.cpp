@@ -137,6 +137,30 @@ struct KGPUAssignLayouts
     // tensor-core accumulator layout; those get a kgpu.convert_layout
     // boundary (a load's result, a store's value) so that their pointers
     // and masks keep a coalesced blocked layout, then the grouping reruns.
+    // Constants, splats and ranges are cheap to rematerialize: where a
+    // tensor-core dot is present, give each use its own copy, so that one
+    // constant shared by the K loop's address arithmetic and the epilogue
+    // does not put the loop's loads in the accumulator's layout group.
+    bool hasMmaDot = false;
+    fn.walk([&](tt::DotOp dot) { hasMmaDot |= bool(mmaLayoutFor(dot)); });
+    if (hasMmaDot) {
+      SmallVector<Operation *> shared;
+      fn.walk([&](Operation *op) {
+        if (isa<arith::ConstantOp, tt::SplatOp, tt::MakeRangeOp>(op) &&
+            op->getNumResults() == 1 && isTensor(op->getResult(0)) &&
+            !op->getResult(0).hasOneUse())
+          shared.push_back(op);
+      });
+      for (Operation *op : shared) {
+        SmallVector<OpOperand *> uses;
+        for (OpOperand &use : op->getResult(0).getUses())
+          uses.push_back(&use);
+        OpBuilder builder(op);
+        builder.setInsertionPointAfter(op);
+        for (OpOperand *use : llvm::drop_begin(uses))
+          use->set(builder.clone(*op)->getResult(0));
+      }
+    }
     // Stores first: a store's pointers often share index tensors with a
     // load's, so only what still shares the accumulator's group after the
     // stores are isolated needs a boundary (at most three groupings).

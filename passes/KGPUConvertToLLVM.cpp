@@ -1554,13 +1554,127 @@ struct AssertLowering : KPattern<tt::AssertOp> {
   }
 };
 
+/// The tensor-core part of a dot with an mma.sync (version 2) accumulator:
+/// A (`aT`, MxK) and B (`bT`, KxN) of 16-bit elements are in shared memory,
+/// row-major with rows padded by 8 elements (16 bytes, so the 8 rows one
+/// ldmatrix 8x8 matrix reads fall in distinct bank groups), at byte `aBase`
+/// plus `aElemOffset` elements and `bBase` plus `bElemOffset` elements.
+/// Each warp reads its fragments with ldmatrix (.trans for B; PTX ISA
+/// 9.7.14.5.15) and issues one mma.sync.m16n8k16 (9.7.14.5.8) per 16x8
+/// accumulator tile and 16-wide K step. `accIn`: the thread's f32
+/// accumulators in the layout's register order; returns the new ones.
+SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
+                             const Lowering &l, kgpu::MmaEncodingAttr mma,
+                             RankedTensorType aT, RankedTensorType bT,
+                             ArrayRef<Value> accIn, int64_t aBase,
+                             Value aElemOffset, int64_t bBase,
+                             Value bElemOffset) {
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  Type elem = aT.getElementType();
+  Type mem = elem; // f16 / bf16 are their own LLVM types
+  bool bf16 = elem.isBF16();
+  int64_t strideA = K + 8, strideB = N + 8;
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t tileM = 16 * wm, tileN = 8 * wn;
+  int64_t repM = std::max<int64_t>(1, M / tileM);
+  int64_t repN = std::max<int64_t>(1, N / tileN);
+  auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+  auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+  auto add = [&](Value a, Value b) {
+    return LLVM::AddOp::create(rewriter, loc, a, b).getResult();
+  };
+  auto mul = [&](Value a, int64_t b) {
+    return LLVM::MulOp::create(rewriter, loc, a, c32(b)).getResult();
+  };
+  auto urem = [&](Value a, int64_t b) {
+    return LLVM::URemOp::create(rewriter, loc, a, c32(b)).getResult();
+  };
+  auto udiv = [&](Value a, int64_t b) {
+    return LLVM::UDivOp::create(rewriter, loc, a, c32(b)).getResult();
+  };
+  Value warpM = mul(urem(warp, wm), 16);
+  Value warpN = mul(urem(udiv(warp, wm), wn), 8);
+  Value lane16 = urem(lane, 16);
+  Value laneHalf = udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
+
+  Type i32 = rewriter.getI32Type();
+  auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  auto shape88 = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto ldmatrix = [&](Value ptr, bool trans) {
+    Value r = NVVM::LdMatrixOp::create(
+        rewriter, loc, x4, ptr, 4,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape88,
+        NVVM::LdStMatrixEltType::B16);
+    return unpack(rewriter, loc, r);
+  };
+  // A and B registers in the operand type mma.sync takes.
+  Type halfPair = VectorType::get({2}, rewriter.getF16Type());
+  auto operandReg = [&](Value r) -> Value {
+    return bf16 ? r : LLVM::BitcastOp::create(rewriter, loc, halfPair, r);
+  };
+
+  Type f32 = rewriter.getF32Type();
+  SmallVector<Value> acc(accIn);
+  auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  std::array<NVVM::MMATypes, 2> ptxTypes = {
+      bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16,
+      bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16};
+  std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                            NVVM::MMALayout::col};
+
+  for (int64_t kk = 0; kk < K / 16; ++kk) {
+    // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15); lane l
+    // gives the address of row l % 16, k half l / 16.
+    SmallVector<SmallVector<Value>> aFrag;
+    for (int64_t rm = 0; rm < repM; ++rm) {
+      Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
+      Value col = add(mul(laneHalf, 8), c32(kk * 16));
+      Value lin = add(add(mul(row, strideA), col), aElemOffset);
+      aFrag.push_back(ldmatrix(smemAddress(rewriter, loc, l, aBase, mem, lin),
+                               /*trans=*/false));
+    }
+    // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
+    // address of k row l % 16 of N tile rn + l / 16.
+    SmallVector<std::array<Value, 2>> bFrag(repN);
+    for (int64_t rn = 0; rn < repN; rn += 2) {
+      Value tile = add(c32(rn), repN > 1 ? laneHalf : c32(0));
+      Value col = urem(add(warpN, mul(tile, tileN)), N);
+      Value row = add(lane16, c32(kk * 16));
+      Value lin = add(add(mul(row, strideB), col), bElemOffset);
+      auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
+                        /*trans=*/true);
+      bFrag[rn] = {r[0], r[1]};
+      if (rn + 1 < repN)
+        bFrag[rn + 1] = {r[2], r[3]};
+    }
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        unsigned first = unsigned((rm * repN + rn) * 4);
+        SmallVector<Value> a, b, c(acc.begin() + first,
+                                   acc.begin() + first + 4);
+        for (Value r : aFrag[rm])
+          a.push_back(operandReg(r));
+        for (Value r : bFrag[rn])
+          b.push_back(operandReg(r));
+        Value d = NVVM::MmaOp::create(
+            rewriter, loc, accStruct, a, b, c, ArrayRef<int64_t>{16, 8, 16},
+            std::nullopt, std::nullopt, ptxTypes, layouts);
+        for (auto [i, v] : llvm::enumerate(unpack(rewriter, loc, d)))
+          acc[first + i] = v;
+      }
+  }
+  return acc;
+}
+
 /// tt.dot on CUDA cores: A and B go to shared memory (row-major), then a
 /// loop over K multiplies into the accumulator elements each thread holds,
 /// in f32 (i32 for i8 operands). Any operand and accumulator layout works.
 /// f32 operands with inputPrecision = tf32 are rounded to tf32 first
 /// (cvt.rna.tf32.f32), as tensor cores would see them. Correct for every
-/// shape the verifier accepts; tensor cores (mma.sync / wgmma) are the next
-/// step for speed.
+/// shape the verifier accepts. A dot whose accumulator has the mma.sync
+/// layout (kgpu-assign-layouts mma-version=2) runs on tensor cores instead
+/// (lowerMmaV2).
 struct DotLowering : KPattern<tt::DotOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1744,14 +1858,10 @@ struct DotLowering : KPattern<tt::DotOp> {
                            ConversionPatternRewriter &rewriter,
                            int64_t base) const {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     auto aT = op.getA().getType(), bT = op.getB().getType();
     auto cT = op.getC().getType();
-    auto mma = cast<kgpu::MmaEncodingAttr>(cT.getEncoding());
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    Type elem = aT.getElementType();
-    Type mem = getTypeConverter()->convertType(elem);
-    bool bf16 = elem.isBF16();
+    Type mem = getTypeConverter()->convertType(aT.getElementType());
     int64_t strideA = paddedStride(K), strideB = paddedStride(N);
     int64_t baseB = base + llvm::alignTo(M * strideA * 2, 16);
 
@@ -1761,98 +1871,13 @@ struct DotLowering : KPattern<tt::DotOp> {
     storeRows(rewriter, loc, adaptor.getB(), bT, baseB, strideB, mem);
     l.target->barrier(rewriter, loc);
 
-    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-    int64_t tileM = 16 * wm, tileN = 8 * wn;
-    int64_t repM = std::max<int64_t>(1, M / tileM);
-    int64_t repN = std::max<int64_t>(1, N / tileN);
-    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
-    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
-    auto add = [&](Value a, Value b) {
-      return LLVM::AddOp::create(rewriter, loc, a, b).getResult();
-    };
-    auto mul = [&](Value a, int64_t b) {
-      return LLVM::MulOp::create(rewriter, loc, a, c32(b)).getResult();
-    };
-    auto urem = [&](Value a, int64_t b) {
-      return LLVM::URemOp::create(rewriter, loc, a, c32(b)).getResult();
-    };
-    auto udiv = [&](Value a, int64_t b) {
-      return LLVM::UDivOp::create(rewriter, loc, a, c32(b)).getResult();
-    };
-    Value warpM = mul(urem(warp, wm), 16);
-    Value warpN = mul(urem(udiv(warp, wm), wn), 8);
-    Value lane16 = urem(lane, 16);
-    Value laneHalf = udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
-
-    Type i32 = rewriter.getI32Type();
-    auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-    auto shape88 = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-    auto ldmatrix = [&](Value ptr, bool trans) {
-      Value r = NVVM::LdMatrixOp::create(
-          rewriter, loc, x4, ptr, 4,
-          trans ? NVVM::MMALayout::col : NVVM::MMALayout::row, shape88,
-          NVVM::LdStMatrixEltType::B16);
-      return unpack(rewriter, loc, r);
-    };
-    // A and B registers in the operand type mma.sync takes.
-    Type halfPair = VectorType::get({2}, rewriter.getF16Type());
-    auto operandReg = [&](Value r) -> Value {
-      return bf16 ? r : LLVM::BitcastOp::create(rewriter, loc, halfPair, r);
-    };
-
-    Type f32 = rewriter.getF32Type();
     Type cElem = getTypeConverter()->convertType(cT.getElementType());
     SmallVector<Value> acc;
     for (Value v : unpack(rewriter, loc, adaptor.getC()))
-      acc.push_back(toAcc(rewriter, loc, v, f32));
-    auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    std::array<NVVM::MMATypes, 2> ptxTypes = {
-        bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16,
-        bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16};
-    std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
-                                              NVVM::MMALayout::col};
-
-    for (int64_t kk = 0; kk < K / 16; ++kk) {
-      // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15); lane l
-      // gives the address of row l % 16, k half l / 16.
-      SmallVector<SmallVector<Value>> aFrag;
-      for (int64_t rm = 0; rm < repM; ++rm) {
-        Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
-        Value col = add(mul(laneHalf, 8), c32(kk * 16));
-        Value lin = add(mul(row, strideA), col);
-        aFrag.push_back(ldmatrix(smemAddress(rewriter, loc, l, base, mem, lin),
-                                 /*trans=*/false));
-      }
-      // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
-      // address of k row l % 16 of N tile rn + l / 16.
-      SmallVector<std::array<Value, 2>> bFrag(repN);
-      for (int64_t rn = 0; rn < repN; rn += 2) {
-        Value tile = add(c32(rn), repN > 1 ? laneHalf : c32(0));
-        Value col = urem(add(warpN, mul(tile, tileN)), N);
-        Value row = add(lane16, c32(kk * 16));
-        Value lin = add(mul(row, strideB), col);
-        auto r = ldmatrix(smemAddress(rewriter, loc, l, baseB, mem, lin),
-                          /*trans=*/true);
-        bFrag[rn] = {r[0], r[1]};
-        if (rn + 1 < repN)
-          bFrag[rn + 1] = {r[2], r[3]};
-      }
-      for (int64_t rm = 0; rm < repM; ++rm)
-        for (int64_t rn = 0; rn < repN; ++rn) {
-          unsigned first = unsigned((rm * repN + rn) * 4);
-          SmallVector<Value> a, b, c(acc.begin() + first,
-                                     acc.begin() + first + 4);
-          for (Value r : aFrag[rm])
-            a.push_back(operandReg(r));
-          for (Value r : bFrag[rn])
-            b.push_back(operandReg(r));
-          Value d = NVVM::MmaOp::create(
-              rewriter, loc, accStruct, a, b, c, ArrayRef<int64_t>{16, 8, 16},
-              std::nullopt, std::nullopt, ptxTypes, layouts);
-          for (auto [i, v] : llvm::enumerate(unpack(rewriter, loc, d)))
-            acc[first + i] = v;
-        }
-    }
+      acc.push_back(toAcc(rewriter, loc, v, rewriter.getF32Type()));
+    Value zero = i32Const(rewriter, loc, 0);
+    acc = emitMmaV2(rewriter, loc, l, cast<kgpu::MmaEncodingAttr>(cT.getEncoding()),
+                    aT, bT, acc, base, zero, baseB, zero);
     SmallVector<Value> out;
     for (Value v : acc)
       out.push_back(fromAcc(rewriter, loc, v, cElem));
@@ -1901,6 +1926,124 @@ struct UnsplatLowering : KPattern<tt::UnsplatOp> {
                   ConversionPatternRewriter &rewriter) const override {
     // The single element: every thread holds a copy.
     rewriter.replaceOp(op, unpack(rewriter, op.getLoc(), adaptor.getSrc()).front());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pipelined tensor-core loops (kgpu-pipeline-dot-loops), NVPTX only
+//===----------------------------------------------------------------------===//
+
+/// cp.async (PTX ISA 9.7.9.25.3.1) of each run of `vec` consecutive
+/// elements a thread holds along the tile's rows: 16 bytes with .cg, 4 or
+/// 8 with .ca; where the mask is false the src-size operand is 0, so the
+/// destination is zero-filled.
+struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    auto type = cast<RankedTensorType>(op.getPtr().getType());
+    auto ptrElem = cast<tt::PointerType>(type.getElementType());
+    Type elem = getTypeConverter()->convertType(ptrElem.getPointeeType());
+    unsigned bytes = bitWidth(elem) / 8;
+    SmallVector<unsigned> starts;
+    unsigned vec = chooseVec(type, l.vectorWidth.lookup(op), starts);
+    unsigned size = vec * bytes;
+    if (fastestDim(type.getEncoding()) != 1 ||
+        (size != 4 && size != 8 && size != 16))
+      return op.emitError() << "async copy of " << size
+                            << "-byte runs; cp.async moves 4, 8 or 16 bytes";
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpack(rewriter, loc, adaptor.getMask());
+    auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    int64_t slotElems = op.getSlotBytes() / bytes;
+    Value slotBase = LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
+                                         i32Const(rewriter, loc, slotElems));
+    auto modifier = size == 16 ? NVVM::LoadCacheModifierKind::CG
+                               : NVVM::LoadCacheModifierKind::CA;
+    for (unsigned e : starts) {
+      Value lin = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, idx[e][0],
+                                  i32Const(rewriter, loc, op.getRowStride())),
+              idx[e][1]),
+          slotBase);
+      Value dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
+      Value srcSize;
+      if (!masks.empty())
+        srcSize = LLVM::SelectOp::create(rewriter, loc, masks[e],
+                                         i32Const(rewriter, loc, size),
+                                         i32Const(rewriter, loc, 0));
+      NVVM::CpAsyncOp::create(rewriter, loc, dst, ptrs[e], size, modifier,
+                              srcSize);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitGroupLowering : KPattern<kgpu::AsyncCommitGroupOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::AsyncCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : KPattern<kgpu::AsyncWaitOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::AsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    l.target->barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::LocalDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    auto aT = cast<RankedTensorType>(op.getAType());
+    auto bT = cast<RankedTensorType>(op.getBType());
+    auto cT = cast<RankedTensorType>(op.getAcc().getType());
+    auto mma = dyn_cast<kgpu::MmaEncodingAttr>(cT.getEncoding());
+    if (!kgpu::isMmaV2(mma))
+      return op.emitError() << "local_dot needs an mma.sync accumulator layout";
+    Type cElem = getTypeConverter()->convertType(cT.getElementType());
+    SmallVector<Value> acc;
+    for (Value v : unpack(rewriter, loc, adaptor.getAcc()))
+      acc.push_back(DotLowering::toAcc(rewriter, loc, v, rewriter.getF32Type()));
+    unsigned bytes = bitWidth(aT.getElementType()) / 8;
+    auto slotOffset = [&](int64_t slotBytes) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
+                                 i32Const(rewriter, loc, slotBytes / bytes));
+    };
+    acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
+                    slotOffset(op.getASlotBytes()), op.getBOffset(),
+                    slotOffset(op.getBSlotBytes()));
+    SmallVector<Value> out;
+    for (Value v : acc)
+      out.push_back(DotLowering::fromAcc(rewriter, loc, v, cElem));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()), out));
     return success();
   }
 };
@@ -2290,7 +2433,8 @@ bool isSupported(Operation *op) {
              tt::ExternElementwiseOp, kgpu::ConvertLayoutOp, tt::ScanOp,
              tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::TransOp,
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
-             tt::UnsplatOp, tt::AssertOp, tt::DotOp>(op);
+             tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
+             kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -2438,6 +2582,13 @@ struct KGPUConvertToLLVM
         if (auto t = dyn_cast<RankedTensorType>(store.getPtr().getType()))
           l.vectorWidth[op] = axisInfo.getVectorWidth(
               store.getPtr(), store.getMask(), fastestDim(t.getEncoding()));
+      } else if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
+        auto t = cast<RankedTensorType>(copy.getPtr().getType());
+        l.vectorWidth[op] = axisInfo.getVectorWidth(
+            copy.getPtr(), copy.getMask(), fastestDim(t.getEncoding()));
+      } else if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
+        allocate(op, localDot.getBOffset() +
+                         localDot.getNumSlots() * localDot.getBSlotBytes());
       } else if (ElementwiseLowering::isElementwise(op)) {
         if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
           const AxisInfo &info = axisInfo.get(op->getResult(0));
@@ -2542,7 +2693,8 @@ struct KGPUConvertToLLVM
                  AtomicRMWLowering, AtomicCASLowering, TransLowering,
                  ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
                  GatherLowering, UnsplatLowering, AssertLowering,
-                 DotLowering>(converter, ctx, l);
+                 DotLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
+                 AsyncWaitLowering, LocalDotLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic

@@ -77,4 +77,33 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
   ];
 }
 
+def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
+  let summary = "software-pipeline K loops of tensor-core dots (cp.async, multi-buffered shared memory)";
+  let description = [{
+    A loop whose body loads A and B tiles and multiplies them into a
+    loop-carried #kgpu.mma accumulator (the matmul K loop, as Triton and
+    Inductor write it) is rewritten so that the tiles of the next
+    `num-stages - 1` iterations are in flight while the current one
+    multiplies: the loads become `kgpu.async_copy` (cp.async, global to
+    shared memory directly) into `num-stages` slots, a prologue fills the
+    first slots, each iteration waits for its slot (`kgpu.async_wait`),
+    issues the copies for iteration i + num-stages - 1 (masked off past the
+    end) and multiplies from shared memory (`kgpu.local_dot`).
+
+    Applies when: the body holds exactly one tt.dot with an mma accumulator
+    carried by the loop; A and B come straight from tt.loads of 16-bit
+    elements with a zero (or no) `other`, movable as 4, 8 or 16 contiguous
+    bytes per thread along their rows; everything else in the body computes
+    those loads' pointers and masks or advances loop-carried pointers
+    (pure ops only), and those pointers are not used after the loop. Other
+    loops are left as they are.
+  }];
+  let dependentDialects = ["::kiln::kgpu::KGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "shared-memory slots (iterations in flight + 1); < 2 disables">,
+  ];
+}
+
 #endif // KILN_PASSES_PASSES_TD

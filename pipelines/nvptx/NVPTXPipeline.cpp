@@ -53,6 +53,13 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
   int mmaVersion = smVersion(options.arch) >= 80 ? 2 : 0;
   addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
                       mmaVersion);
+  // Stage 2b: multi-buffered K loops for tensor-core dots (cp.async needs
+  // sm_80 too).
+  if (mmaVersion == 2) {
+    KGPUPipelineDotLoopsOptions pipelineOptions;
+    pipelineOptions.numStages = options.numStages;
+    pm.addPass(createKGPUPipelineDotLoops(pipelineOptions));
+  }
   addLLVMLowering(pm, "nvptx");
 }
 

@@ -1,0 +1,302 @@
+//===- KGPUPipelineDotLoops.cpp - multi-buffered tensor-core K loops ------===//
+//
+// Rewrites the K loop of a tensor-core matmul so that global-to-shared
+// copies (cp.async) of the next num-stages - 1 iterations overlap the
+// multiply of the current one. See Passes.td for when it applies.
+//
+// Before (one iteration does everything in order):
+//   scf.for %k iter_args(%pa, %pb, %acc) {
+//     %a = tt.load %pa, %ma ; %b = tt.load %pb, %mb
+//     %d = tt.dot %a, %b, %acc          // #mma accumulator
+//     scf.yield next(%pa), next(%pb), %d
+//   }
+// After (S = num-stages slots):
+//   async_copy A, B of iterations 0 .. S-2 into slots 0 .. S-2 (one group each)
+//   scf.for %k iter_args(%acc, %i = 0, %pa' = ptrs of iteration S-1, ...) {
+//     kgpu.async_wait S-2                  // slot i % S has landed
+//     async_copy A, B of iteration i+S-1 into slot (i+S-1) % S ; commit
+//     %d = kgpu.local_dot %acc slot i % S
+//     scf.yield %d, %i + 1, next(%pa'), ...
+//   }
+//   kgpu.async_wait 0
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/AxisInfo.h"
+#include "passes/Passes.h"
+
+#include "dialects/kgpu/IR/KGPULayouts.h"
+#include "dialects/tt/IR/TTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_KGPUPIPELINEDOTLOOPS
+#include "passes/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+/// Row stride in elements of a tile with `cols` columns in shared memory;
+/// must match the mma.sync lowering (KGPUConvertToLLVM.cpp, paddedStride).
+int64_t paddedStride(int64_t cols) { return cols + 8; }
+
+/// What a pipelinable loop looks like (see matchLoop).
+struct LoopPlan {
+  tt::DotOp dot;
+  tt::LoadOp loads[2]; // A, B
+  unsigned accIndex;   // iteration argument holding the accumulator
+  /// Body ops computing the loads' pointers and masks and the carried
+  /// pointers' next values, in body order.
+  SmallVector<Operation *> slice;
+  /// Iteration arguments (other than the accumulator) those ops read.
+  SmallVector<unsigned> carried;
+};
+
+bool isZeroOrAbsent(Value other) {
+  if (!other)
+    return true;
+  Attribute cst;
+  if (!matchPattern(other, m_Constant(&cst)))
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(cst);
+  if (!dense || !dense.isSplat())
+    return false;
+  if (auto f = dyn_cast<FloatType>(dense.getElementType()))
+    return dense.getSplatValue<APFloat>().isPosZero();
+  return false;
+}
+
+struct KGPUPipelineDotLoops
+    : kiln::impl::KGPUPipelineDotLoopsBase<KGPUPipelineDotLoops> {
+  using KGPUPipelineDotLoopsBase::KGPUPipelineDotLoopsBase;
+
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      std::optional<LoopPlan> plan = matchLoop(loop);
+      if (plan)
+        rewrite(loop, *plan);
+    }
+  }
+
+  /// Elements one thread can copy per cp.async along the rows of `load`'s
+  /// tile (4, 8 or 16 bytes), or 0.
+  static unsigned copyWidth(tt::LoadOp load, AxisInfoAnalysis &axisInfo) {
+    auto type = dyn_cast<RankedTensorType>(load.getPtr().getType());
+    if (!type || type.getRank() != 2)
+      return 0;
+    auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(type.getEncoding());
+    if (!blocked || blocked.getOrder()[0] != 1)
+      return 0;
+    unsigned vec = std::min<unsigned>(
+        blocked.getSizePerThread()[1],
+        axisInfo.getVectorWidth(load.getPtr(), load.getMask(), 1));
+    return vec >= 2 ? vec : 0; // 16-bit elements: at least 4 bytes
+  }
+
+  std::optional<LoopPlan> matchLoop(scf::ForOp loop) {
+    Block *body = loop.getBody();
+    if (!loop.getInductionVar().getType().isInteger(32))
+      return std::nullopt;
+    LoopPlan plan;
+    int dots = 0;
+    for (Operation &op : body->without_terminator()) {
+      if (op.getNumRegions() != 0)
+        return std::nullopt;
+      if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        plan.dot = dot;
+        ++dots;
+      }
+    }
+    if (dots != 1 || !kgpu::isMmaV2(plan.dot.getType().getEncoding()))
+      return std::nullopt;
+    tt::DotOp dot = plan.dot;
+    // The accumulator is carried by the loop and only feeds the yield.
+    auto accArg = dyn_cast<BlockArgument>(dot.getC());
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    if (!accArg || accArg.getOwner() != body || accArg.getArgNumber() == 0)
+      return std::nullopt;
+    plan.accIndex = accArg.getArgNumber() - 1;
+    if (yield.getOperand(plan.accIndex) != dot.getD() || !dot->hasOneUse() ||
+        !accArg.hasOneUse())
+      return std::nullopt;
+    // A and B straight from loads used only by the dot.
+    AxisInfoAnalysis axisInfo;
+    for (int i = 0; i < 2; ++i) {
+      Value v = i == 0 ? dot.getA() : dot.getB();
+      auto load = v.getDefiningOp<tt::LoadOp>();
+      if (!load || load->getBlock() != body || !v.hasOneUse() ||
+          !isZeroOrAbsent(load.getOther()) || !copyWidth(load, axisInfo))
+        return std::nullopt;
+      plan.loads[i] = load;
+    }
+    // The slice: everything the loads' pointers and masks depend on inside
+    // the body, closed under "the next value of a carried argument".
+    llvm::SetVector<Operation *> slice;
+    llvm::SetVector<unsigned> carried;
+    SmallVector<Value> work;
+    for (tt::LoadOp load : plan.loads) {
+      work.push_back(load.getPtr());
+      if (load.getMask())
+        work.push_back(load.getMask());
+    }
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() != body || arg.getArgNumber() == 0)
+          continue; // defined outside, or the induction variable
+        unsigned idx = arg.getArgNumber() - 1;
+        if (idx == plan.accIndex)
+          return std::nullopt;
+        if (carried.insert(idx))
+          work.push_back(yield.getOperand(idx));
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != body || slice.contains(def))
+        continue;
+      if (!isPure(def) || def->getNumRegions() != 0)
+        return std::nullopt;
+      slice.insert(def);
+      for (Value operand : def->getOperands())
+        work.push_back(operand);
+    }
+    // Nothing else in the body, and no carried pointer used after the loop.
+    for (Operation &op : body->without_terminator())
+      if (!slice.contains(&op) && &op != dot.getOperation() &&
+          &op != plan.loads[0].getOperation() &&
+          &op != plan.loads[1].getOperation() &&
+          !op.hasTrait<OpTrait::ConstantLike>())
+        return std::nullopt;
+    for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+      if (i == plan.accIndex)
+        continue;
+      if (!carried.contains(i) || !loop.getResult(i).use_empty())
+        return std::nullopt;
+    }
+    for (Operation &op : body->without_terminator())
+      if (slice.contains(&op))
+        plan.slice.push_back(&op);
+    plan.carried.assign(carried.begin(), carried.end());
+    llvm::sort(plan.carried);
+    return plan;
+  }
+
+  /// Emits async copies of both tiles into `slot` for the iteration whose
+  /// induction variable is `iv` and carried values `args` (mapping for the
+  /// slice), masked off when the iteration does not exist (`live` false),
+  /// then commits the group. Returns the carried values' next values.
+  SmallVector<Value> issueCopies(OpBuilder &b, Location loc, scf::ForOp loop,
+                                 LoopPlan &plan, Value iv,
+                                 ArrayRef<Value> args, Value live, Value slot,
+                                 const int64_t offsets[2],
+                                 const int64_t slotBytes[2]) {
+    IRMapping map;
+    map.map(loop.getInductionVar(), iv);
+    for (auto [k, idx] : llvm::enumerate(plan.carried))
+      map.map(loop.getRegionIterArgs()[idx], args[k]);
+    for (Operation *op : plan.slice)
+      b.clone(*op, map);
+    for (int i = 0; i < 2; ++i) {
+      tt::LoadOp load = plan.loads[i];
+      auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+      auto maskType = RankedTensorType::get(
+          ptrType.getShape(), b.getI1Type(), ptrType.getEncoding());
+      Value mask = tt::SplatOp::create(b, loc, maskType, live);
+      if (load.getMask())
+        mask = arith::AndIOp::create(b, loc, map.lookup(load.getMask()), mask);
+      int64_t cols = ptrType.getDimSize(1);
+      kgpu::AsyncCopyOp::create(b, loc, map.lookup(load.getPtr()), mask, slot,
+                                offsets[i], slotBytes[i], paddedStride(cols));
+    }
+    kgpu::AsyncCommitGroupOp::create(b, loc);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<Value> next;
+    for (unsigned idx : plan.carried)
+      next.push_back(map.lookupOrDefault(yield.getOperand(idx)));
+    return next;
+  }
+
+  void rewrite(scf::ForOp loop, LoopPlan &plan) {
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    int S = numStages;
+    Type i32 = b.getI32Type();
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    // Shared memory: S slots of A (M x paddedStride(K) 16-bit elements),
+    // then S slots of B (K x paddedStride(N)).
+    auto aT = plan.dot.getA().getType(), bT = plan.dot.getB().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    int64_t slotBytes[2] = {
+        int64_t(llvm::alignTo(M * paddedStride(K) * 2, 16)),
+        int64_t(llvm::alignTo(K * paddedStride(N) * 2, 16))};
+    int64_t offsets[2] = {0, S * slotBytes[0]};
+
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    // Nobody may still read shared memory an earlier op used.
+    kgpu::AsyncWaitOp::create(b, loc, 0);
+    SmallVector<Value> args;
+    for (unsigned idx : plan.carried)
+      args.push_back(loop.getInitArgs()[idx]);
+    for (int s = 0; s < S - 1; ++s) {
+      Value iv = arith::AddIOp::create(
+          b, loc, lb, arith::MulIOp::create(b, loc, step, c32(s)));
+      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      args = issueCopies(b, loc, loop, plan, iv, args, live, c32(s), offsets,
+                         slotBytes);
+    }
+
+    SmallVector<Value> inits = {loop.getInitArgs()[plan.accIndex], c32(0)};
+    inits.append(args);
+    auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block *body = newLoop.getBody();
+      b.setInsertionPointToStart(body);
+      Value acc = newLoop.getRegionIterArgs()[0];
+      Value i = newLoop.getRegionIterArgs()[1];
+      SmallVector<Value> ahead(newLoop.getRegionIterArgs().drop_front(2));
+      kgpu::AsyncWaitOp::create(b, loc, S - 2);
+      Value readSlot = arith::RemSIOp::create(b, loc, i, c32(S));
+      Value writeSlot = arith::RemSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, i, c32(S - 1)), c32(S));
+      Value iv = arith::AddIOp::create(
+          b, loc, newLoop.getInductionVar(),
+          arith::MulIOp::create(b, loc, step, c32(S - 1)));
+      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      SmallVector<Value> next = issueCopies(b, loc, loop, plan, iv, ahead, live,
+                                            writeSlot, offsets, slotBytes);
+      auto localDot = kgpu::LocalDotOp::create(
+          b, loc, acc.getType(), acc, readSlot, TypeAttr::get(aT),
+          TypeAttr::get(bT), b.getI64IntegerAttr(offsets[0]),
+          b.getI64IntegerAttr(slotBytes[0]), b.getI64IntegerAttr(offsets[1]),
+          b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S));
+      SmallVector<Value> yields = {localDot.getResult(),
+                                   arith::AddIOp::create(b, loc, i, c32(1))};
+      yields.append(next);
+      scf::YieldOp::create(b, loc, yields);
+    }
+    b.setInsertionPointAfter(newLoop);
+    kgpu::AsyncWaitOp::create(b, loc, 0);
+    loop.getResult(plan.accIndex).replaceAllUsesWith(newLoop.getResult(0));
+    loop.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,135 @@
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=1 | FileCheck %s --check-prefix=OFF
+
+// The matmul K loop: A (64x32) and B (32x64) f16 tiles loaded through
+// loop-carried pointers under a K-bound mask, multiplied into an mma.sync
+// accumulator. With 3 stages: a prologue copies the tiles of iterations 0
+// and 1 into slots 0 and 1 (one async group each, masked off when the loop
+// has fewer iterations); each iteration waits until at most 1 group is in
+// flight (its own slot has landed), copies iteration i+2 into slot
+// (i+2) % 3, and multiplies slot i % 3 from shared memory; after the loop
+// every copy is drained.
+// Shared memory: A slots 64 x (32 + 8) x 2 B = 5120 B, B slots 32 x (64 + 8)
+// x 2 B = 4608 B, 3 of each: B's region starts at 15360, 29184 B in all.
+// CHECK-LABEL: tt.func public @pipelined
+// CHECK: kgpu.async_wait 0
+// CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64}
+// CHECK: kgpu.async_copy {{.*}} {offset = 15360 : i64, rowStride = 72 : i64, slotBytes = 4608 : i64}
+// CHECK: kgpu.async_commit_group
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_commit_group
+// CHECK: scf.for
+// CHECK: kgpu.async_wait 1
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_commit_group
+// CHECK: kgpu.local_dot {{.*}} {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<64x32xf16, {{.*}}>, bOffset = 15360 : i64, bSlotBytes = 4608 : i64, bType = tensor<32x64xf16, {{.*}}>, numSlots = 3 : i32}
+// CHECK: scf.yield
+// CHECK: kgpu.async_wait 0
+// CHECK-NOT: tt.load
+// CHECK-NOT: tt.dot
+// CHECK: tt.return
+//
+// Per stage and thread (128 threads): A's 64x32 in 2 cp.async of 16 bytes
+// (.cg, its mask's src-size operand zero-fills rows past K), B's 32x64 in 4
+// of 8 bytes (.ca; B shares its column indices with the epilogue's f32
+// store, whose layout gives 4 consecutive elements per thread).
+// LLVM: kgpu.shared = 29184 : i32
+// LLVM-LABEL: llvm.func @pipelined
+// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// LLVM: nvvm.cp.async.commit.group
+// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca
+// LLVM: nvvm.cp.async.commit.group
+// LLVM: nvvm.cp.async.wait.group 1
+// LLVM: nvvm.barrier0
+// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca
+// LLVM: nvvm.cp.async.commit.group
+// LLVM: nvvm.ldmatrix
+// LLVM: nvvm.mma.sync
+// LLVM: nvvm.cp.async.wait.group 0
+// OFF-LABEL: tt.func public @pipelined
+// OFF-NOT: kgpu.async_copy
+// OFF: tt.dot
+tt.func public @pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %pa0 = tt.addptr %pa, %rka : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %pb0 = tt.addptr %pb, %rnb : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+  %stepB = arith.constant dense<2048> : tensor<32x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>>, tensor<32x64x!tt.ptr<f16>>, tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %left = arith.subi %K, %kk : i32
+    %lefts = tt.splat %left : i32 -> tensor<1x32xi32>
+    %m1 = arith.cmpi slt, %rk2, %lefts : tensor<1x32xi32>
+    %ma = tt.broadcast %m1 : tensor<1x32xi1> -> tensor<64x32xi1>
+    %cst = arith.constant dense<0.0> : tensor<64x32xf16>
+    %va = tt.load %xa, %ma, %cst : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.load %xb : tensor<32x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>>, tensor<32x64x!tt.ptr<f16>>, tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r#2 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Not pipelined: the body also stores (only the loads' address arithmetic,
+// the loads and the dot may be in the loop), and a load with a nonzero
+// `other` could not be zero-filled.
+// CHECK-LABEL: tt.func public @not_pipelined
+// CHECK-NOT: kgpu.async_copy
+// CHECK: tt.dot
+// CHECK: tt.dot
+tt.func public @not_pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %one = arith.constant dense<1.0> : tensor<16x16xf16>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r2 = tt.expand_dims %r {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %r2 : tensor<1x16xi32> -> tensor<16x16xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>>
+  %pa0 = tt.addptr %pa, %rb : tensor<16x16x!tt.ptr<f16>>, tensor<16x16xi32>
+  %m = arith.constant dense<true> : tensor<16x16xi1>
+  %x = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %va = tt.load %pa0 : tensor<16x16x!tt.ptr<f16>>
+    %vb = tt.load %pa0 : tensor<16x16x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+    %pf = tt.addptr %ps, %rb : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+    tt.store %pf, %d : tensor<16x16x!tt.ptr<f32>>
+    scf.yield %d : tensor<16x16xf32>
+  }
+  %y = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x16xf32>) : i32 {
+    %va = tt.load %pa0, %m, %one : tensor<16x16x!tt.ptr<f16>>
+    %vb = tt.load %pa0 : tensor<16x16x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  %pf = tt.addptr %ps, %rb : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
+  tt.store %pf, %y : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}
