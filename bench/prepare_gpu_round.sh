@@ -3,7 +3,8 @@
 # the GPU machine and run bench/gpu_round.sh there):
 #   bundle/  the runtime GPU test, libkiln_runtime.so, ctypes example
 #   ttir/    the shared corpus (.ttir + .json) and bench/conformance/kernels
-#   out/     `kiln compile --ftz` of every file with the options of its .json
+#   out/     `kiln compile --ftz --target sm_90a` (KILN_GPU_TARGET; Triton
+#            targets sm_90a on the H200 too) of every file with the options of its .json
 #            (ftz as Triton's default enable_reflect_ftz); status.txt says
 #            "compiled" or why not
 set -euo pipefail
@@ -19,7 +20,7 @@ for f in .kiln/gpu/ttir/*.ttir; do
   n="$(basename "$f" .ttir)"
   read -r w s < <(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['num_warps'], j['num_stages'])" "${f%.ttir}.json")
   mkdir -p ".kiln/gpu/out/$n"
-  if "$kiln" compile "$f" --target sm_90 --num-warps "$w" --num-stages "$s" --ftz \
+  if "$kiln" compile "$f" --target "${KILN_GPU_TARGET:-sm_90a}" --num-warps "$w" --num-stages "$s" --ftz \
       -o ".kiln/gpu/out/$n" > ".kiln/gpu/out/$n/compile.log" 2>&1; then
     echo compiled > ".kiln/gpu/out/$n/status.txt"
   else

@@ -392,7 +392,7 @@ struct KGPUAssignLayouts
   /// with more instruction tiles left per warp (M first on a tie); warps
   /// beyond the tiles replicate along M.
   Attribute mmaLayoutFor(tt::DotOp dot) {
-    if (mmaVersion != 2 || threadsPerWarp != 32)
+    if ((mmaVersion != 2 && mmaVersion != 3) || threadsPerWarp != 32)
       return {};
     auto aT = dot.getA().getType(), bT = dot.getB().getType();
     if (aT.getRank() != 2)
@@ -406,6 +406,13 @@ struct KGPUAssignLayouts
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
       return {};
+    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of M and the
+    // whole N (m64nNk16, N <= 256); the 128-byte swizzled operand tiles
+    // need K and N in multiples of 64.
+    if (mmaVersion == 3 && numWarps % 4 == 0 && M == 16 * int64_t(numWarps) &&
+        N % 64 == 0 && N <= 256 && K % 64 == 0 && c.isF32())
+      return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
+                                        {unsigned(numWarps), 1u}, {16, 8});
     unsigned wm = 1, wn = 1, warps = numWarps;
     int64_t leftM = M / 16, leftN = N / 8;
     while (warps > 1 && (leftM > 1 || leftN > 1)) {

@@ -66,6 +66,8 @@ struct Lowering {
   /// kernel needs the largest of their sizes, not the sum), so each begins
   /// with a barrier: no thread may still be reading the previous op's data.
   bool smemShared = false;
+  /// Some kgpu.local_dot multiplies with wgmma (async proxy reads).
+  bool wgmma = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1967,16 +1969,48 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
                                          i32Const(rewriter, loc, slotElems));
     auto modifier = size == 16 ? NVVM::LoadCacheModifierKind::CG
                                : NVVM::LoadCacheModifierKind::CA;
+    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+    auto mul = [&](Value a, int64_t b) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, a, c32(b));
+    };
+    auto add = [&](Value a, Value b) -> Value {
+      return LLVM::AddOp::create(rewriter, loc, a, b);
+    };
+    auto udiv = [&](Value a, int64_t b) -> Value {
+      return LLVM::UDivOp::create(rewriter, loc, a, c32(b));
+    };
+    auto urem = [&](Value a, int64_t b) -> Value {
+      return LLVM::URemOp::create(rewriter, loc, a, c32(b));
+    };
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    // Byte offset in the slot of element (r, c) in a 128-byte swizzled
+    // atom arrangement (see kgpu.async_copy): 16-byte chunk (c % 64) / 8 of
+    // atom row `atomRow` goes to chunk ((c % 64) / 8) ^ (atomRow % 8).
+    auto swizzled = [&](Value atomRow, Value c) -> Value {
+      Value chunk = LLVM::XOrOp::create(rewriter, loc, udiv(urem(c, 64), 8),
+                                        urem(atomRow, 8));
+      return add(add(mul(urem(atomRow, 8), 128), mul(chunk, 16)),
+                 mul(urem(c, 8), bytes));
+    };
     for (unsigned e : starts) {
-      Value lin = LLVM::AddOp::create(
-          rewriter, loc,
-          LLVM::AddOp::create(
-              rewriter, loc,
-              LLVM::MulOp::create(rewriter, loc, idx[e][0],
-                                  i32Const(rewriter, loc, op.getRowStride())),
-              idx[e][1]),
-          slotBase);
-      Value dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
+      Value r = idx[e][0], c = idx[e][1];
+      Value dst;
+      if (op.getSwizzle() == 0) {
+        Value lin = add(add(mul(r, op.getRowStride()), c), slotBase);
+        dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
+      } else {
+        Value byteOff;
+        if (op.getSwizzle() == 1) // K-major A: rows = M, 64-column blocks
+          byteOff = add(add(mul(udiv(c, 64), rows * 128), mul(udiv(r, 8), 1024)),
+                        swizzled(r, c));
+        else // MN-major B: rows = K; 64-column blocks 1024 B apart
+          byteOff = add(add(mul(udiv(c, 64), 1024),
+                            mul(udiv(r, 8), 1024 * (cols / 64))),
+                        swizzled(r, c));
+        byteOff = add(byteOff, mul(adaptor.getSlot(), op.getSlotBytes()));
+        dst = smemAddress(rewriter, loc, l, op.getOffset(),
+                          rewriter.getI8Type(), byteOff);
+      }
       Value srcSize;
       if (!masks.empty())
         srcSize = LLVM::SelectOp::create(rewriter, loc, masks[e],
@@ -2007,7 +2041,26 @@ struct AsyncWaitLowering : KPattern<kgpu::AsyncWaitOp> {
   matchAndRewrite(kgpu::AsyncWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    // wgmma reads shared memory through the async proxy: make the copies
+    // (generic proxy) visible to it first (PTX ISA 9.7.13.4.1,
+    // fence.proxy.async), then synchronize the CTA.
+    if (l.wgmma)
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     l.target->barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitLowering : KPattern<kgpu::WgmmaWaitOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::WgmmaWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), op.getPending());
     rewriter.eraseOp(op);
     return success();
   }
@@ -2015,6 +2068,85 @@ struct AsyncWaitLowering : KPattern<kgpu::AsyncWaitOp> {
 
 struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
   using KPattern::KPattern;
+
+  /// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5) per 16-wide K step for
+  /// this thread's warpgroup (rows 64 * (warp / 4) ...), operands through
+  /// shared-memory matrix descriptors (9.7.15.5.1.1: start address, leading
+  /// and stride byte offsets, all >> 4; 128-byte swizzle = 1 in bits
+  /// 62-63): A K-major (rows of 64 elements, 8-row atoms 1024 bytes
+  /// apart, K steps by advancing the start address 32 bytes inside the
+  /// atom), B N-major (64-column blocks 1024 bytes apart = leading offset,
+  /// 8-row K groups 1024 * N / 64 apart = stride offset). Fenced before,
+  /// committed and waited for after, so the slot may be refilled next.
+  SmallVector<Value> emitWgmma(ConversionPatternRewriter &rewriter,
+                               Location loc, kgpu::LocalDotOp op, Value slot,
+                               ArrayRef<Value> accIn) const {
+    MLIRContext *ctx = rewriter.getContext();
+    auto aT = cast<RankedTensorType>(op.getAType());
+    auto bT = cast<RankedTensorType>(op.getBType());
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+    auto c64 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                      rewriter.getI64IntegerAttr(v));
+    };
+    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+    (void)lane;
+    Value group = LLVM::ZExtOp::create(
+        rewriter, loc, i64,
+        LLVM::UDivOp::create(rewriter, loc, warp, i32Const(rewriter, loc, 4)));
+    Value slot64 = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
+    Value smemBase = LLVM::PtrToIntOp::create(
+        rewriter, loc, i64, LLVM::AddressOfOp::create(rewriter, loc, l.smem));
+    auto addI = [&](Value a, Value b) -> Value {
+      return LLVM::AddOp::create(rewriter, loc, a, b);
+    };
+    auto mulI = [&](Value a, int64_t b) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, a, c64(b));
+    };
+    // Start addresses of this warpgroup's A rows and of B in the slot.
+    Value aStart = addI(addI(smemBase, c64(op.getAOffset())),
+                        addI(mulI(slot64, op.getASlotBytes()),
+                             mulI(group, 64 / 8 * 1024)));
+    Value bStart = addI(addI(smemBase, c64(op.getBOffset())),
+                        mulI(slot64, op.getBSlotBytes()));
+    auto descriptor = [&](Value addr, int64_t lbo, int64_t sbo) -> Value {
+      Value a = LLVM::LShrOp::create(
+          rewriter, loc, LLVM::AndOp::create(rewriter, loc, addr, c64(0x3FFFF)),
+          c64(4));
+      int64_t fields = ((lbo >> 4) & 0x3FFF) << 16 |
+                       (((sbo >> 4) & 0x3FFF) << 32) | (int64_t(1) << 62);
+      return LLVM::OrOp::create(rewriter, loc, a, c64(fields));
+    };
+    SmallVector<Type> accTypes(accIn.size(), f32);
+    auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, accTypes);
+    Value accVal = pack(rewriter, loc, accStruct, accIn);
+    bool bf16 = aT.getElementType().isBF16();
+    auto elemTy = NVVM::WGMMATypesAttr::get(
+        ctx, bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+      Value aAddr = addI(aStart, c64((k0 / 64) * M * 128 + (k0 % 64) * 2));
+      Value bAddr = addI(bStart, c64((k0 / 8) * 1024 * (N / 64)));
+      Value descA = descriptor(aAddr, 16, 1024);
+      Value descB = descriptor(bAddr, 1024, 1024 * (N / 64));
+      accVal = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, accStruct, accVal, descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    if (!op.getNoWait())
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    return unpack(rewriter, loc, accVal);
+  }
+
   LogicalResult
   matchAndRewrite(kgpu::LocalDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -2032,6 +2164,15 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     for (Value v : unpack(rewriter, loc, adaptor.getAcc()))
       acc.push_back(DotLowering::toAcc(rewriter, loc, v, rewriter.getF32Type()));
     unsigned bytes = bitWidth(aT.getElementType()) / 8;
+    if (op.getWgmma()) {
+      acc = emitWgmma(rewriter, loc, op, adaptor.getSlot(), acc);
+      SmallVector<Value> out;
+      for (Value v : acc)
+        out.push_back(DotLowering::fromAcc(rewriter, loc, v, cElem));
+      rewriter.replaceOp(op, pack(rewriter, loc,
+                                  getTypeConverter()->convertType(op.getType()), out));
+      return success();
+    }
     auto slotOffset = [&](int64_t slotBytes) -> Value {
       return LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
                                  i32Const(rewriter, loc, slotBytes / bytes));
@@ -2434,7 +2575,8 @@ bool isSupported(Operation *op) {
              tt::ScanReturnOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::TransOp,
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
              tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
-             kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp>(op);
+             kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
+             kgpu::WgmmaWaitOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -2566,6 +2708,7 @@ struct KGPUConvertToLLVM
     // while the op runs, so every op reuses the same bytes (separated by
     // barriers, Lowering::smemShared) and the kernel needs the largest.
     unsigned smemUsers = 0;
+    int64_t smemAlign = 16;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
       smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
@@ -2589,6 +2732,12 @@ struct KGPUConvertToLLVM
       } else if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
         allocate(op, localDot.getBOffset() +
                          localDot.getNumSlots() * localDot.getBSlotBytes());
+        // wgmma's 128-byte swizzle works on absolute address bits: the
+        // 1024-byte atoms must start 1024-byte aligned.
+        if (localDot.getWgmma()) {
+          smemAlign = 1024;
+          l.wgmma = true;
+        }
       } else if (ElementwiseLowering::isElementwise(op)) {
         if (auto t = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
           const AxisInfo &info = axisInfo.get(op->getResult(0));
@@ -2663,7 +2812,7 @@ struct KGPUConvertToLLVM
       l.smem = LLVM::GlobalOp::create(
           b, module.getLoc(), arrayTy, /*isConstant=*/false,
           LLVM::Linkage::External, "kgpu_shared_memory", Attribute(),
-          /*alignment=*/16, targetInfo->getSharedAddressSpace());
+          /*alignment=*/smemAlign, targetInfo->getSharedAddressSpace());
     }
 
     LowerToLLVMOptions options(ctx);
@@ -2694,7 +2843,8 @@ struct KGPUConvertToLLVM
                  ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
                  GatherLowering, UnsplatLowering, AssertLowering,
                  DotLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
-                 AsyncWaitLowering, LocalDotLowering>(converter, ctx, l);
+                 AsyncWaitLowering, LocalDotLowering,
+                 WgmmaWaitLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic

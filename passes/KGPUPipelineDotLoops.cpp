@@ -19,6 +19,14 @@
 //     scf.yield %d, %i + 1, next(%pa'), ...
 //   }
 //   kgpu.async_wait 0
+// With wgmma (sm_90a) the body is: async_wait S-2; local_dot (issued, not
+// waited for); the copies of iteration i+S-1 (issued while the tensor cores
+// run); kgpu.wgmma_wait 0. Alternatives measured slower on the H200
+// (docs/BENCHMARKS.md): waiting inside local_dot before issuing the copies;
+// keeping one wgmma group in flight across iterations, either with a second
+// barrier per iteration or with copies only S-2 iterations ahead; and
+// waiting at the next iteration's top made ptxas serialize the wgmma
+// instructions (its accumulators were read across the back edge).
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +112,20 @@ struct KGPUPipelineDotLoops
         blocked.getSizePerThread()[1],
         axisInfo.getVectorWidth(load.getPtr(), load.getMask(), 1));
     return vec >= 2 ? vec : 0; // 16-bit elements: at least 4 bytes
+  }
+
+  /// Whether wgmma can multiply `dot`: the accumulator's warps split M
+  /// only, one 16-row block each (kgpu-assign-layouts mma-version=3), f32
+  /// accumulation, and tiles the 128-byte swizzle covers (K and N multiples
+  /// of 64, N <= 256 for one m64nNk16 per K step).
+  static bool wgmmaFits(tt::DotOp dot) {
+    auto mma = cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
+    auto aT = dot.getA().getType(), bT = dot.getB().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    unsigned warps = mma.getWarpsPerCTA()[0];
+    return mma.getWarpsPerCTA()[1] == 1 && warps % 4 == 0 &&
+           M == 16 * int64_t(warps) && K % 64 == 0 && N % 64 == 0 &&
+           N <= 256 && dot.getType().getElementType().isF32();
   }
 
   std::optional<LoopPlan> matchLoop(scf::ForOp loop) {
@@ -202,7 +224,8 @@ struct KGPUPipelineDotLoops
                                  LoopPlan &plan, Value iv,
                                  ArrayRef<Value> args, Value live, Value slot,
                                  const int64_t offsets[2],
-                                 const int64_t slotBytes[2]) {
+                                 const int64_t slotBytes[2],
+                                 const int swizzle[2]) {
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
     for (auto [k, idx] : llvm::enumerate(plan.carried))
@@ -218,8 +241,11 @@ struct KGPUPipelineDotLoops
       if (load.getMask())
         mask = arith::AndIOp::create(b, loc, map.lookup(load.getMask()), mask);
       int64_t cols = ptrType.getDimSize(1);
-      kgpu::AsyncCopyOp::create(b, loc, map.lookup(load.getPtr()), mask, slot,
-                                offsets[i], slotBytes[i], paddedStride(cols));
+      kgpu::AsyncCopyOp::create(
+          b, loc, map.lookup(load.getPtr()), mask, slot,
+          b.getI64IntegerAttr(offsets[i]), b.getI64IntegerAttr(slotBytes[i]),
+          b.getI64IntegerAttr(swizzle[i] ? cols : paddedStride(cols)),
+          b.getI32IntegerAttr(swizzle[i]));
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -242,10 +268,18 @@ struct KGPUPipelineDotLoops
     // then S slots of B (K x paddedStride(N)).
     auto aT = plan.dot.getA().getType(), bT = plan.dot.getB().getType();
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    bool useWgmma = wgmma && wgmmaFits(plan.dot);
+    // Padded rows for ldmatrix; dense 128-byte swizzled atoms (1024-byte
+    // aligned slots) for wgmma.
     int64_t slotBytes[2] = {
         int64_t(llvm::alignTo(M * paddedStride(K) * 2, 16)),
         int64_t(llvm::alignTo(K * paddedStride(N) * 2, 16))};
+    if (useWgmma) {
+      slotBytes[0] = llvm::alignTo(M * K * 2, 1024);
+      slotBytes[1] = llvm::alignTo(K * N * 2, 1024);
+    }
     int64_t offsets[2] = {0, S * slotBytes[0]};
+    int swizzle[2] = {useWgmma ? 1 : 0, useWgmma ? 2 : 0};
 
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
           step = loop.getStep();
@@ -259,7 +293,7 @@ struct KGPUPipelineDotLoops
           b, loc, lb, arith::MulIOp::create(b, loc, step, c32(s)));
       Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
       args = issueCopies(b, loc, loop, plan, iv, args, live, c32(s), offsets,
-                         slotBytes);
+                         slotBytes, swizzle);
     }
 
     SmallVector<Value> inits = {loop.getInitArgs()[plan.accIndex], c32(0)};
@@ -280,13 +314,28 @@ struct KGPUPipelineDotLoops
           b, loc, newLoop.getInductionVar(),
           arith::MulIOp::create(b, loc, step, c32(S - 1)));
       Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-      SmallVector<Value> next = issueCopies(b, loc, loop, plan, iv, ahead, live,
-                                            writeSlot, offsets, slotBytes);
+      // Refill the slot the previous iteration read (every warp is past
+      // the barrier above, so done with it) and multiply this slot; the
+      // copies run while the tensor cores work. wgmma is asynchronous: it
+      // is issued first, the copies are issued while it runs, then it is
+      // waited for (within the iteration: an accumulator still being
+      // written across the loop's back edge makes ptxas serialize wgmma).
+      SmallVector<Value> next;
+      if (!useWgmma)
+        next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
+                           offsets, slotBytes, swizzle);
       auto localDot = kgpu::LocalDotOp::create(
           b, loc, acc.getType(), acc, readSlot, TypeAttr::get(aT),
           TypeAttr::get(bT), b.getI64IntegerAttr(offsets[0]),
           b.getI64IntegerAttr(slotBytes[0]), b.getI64IntegerAttr(offsets[1]),
-          b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S));
+          b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S),
+          useWgmma ? b.getUnitAttr() : UnitAttr(),
+          useWgmma ? b.getUnitAttr() : UnitAttr());
+      if (useWgmma) {
+        next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
+                           offsets, slotBytes, swizzle);
+        kgpu::WgmmaWaitOp::create(b, loc, 0);
+      }
       SmallVector<Value> yields = {localDot.getResult(),
                                    arith::AddIOp::create(b, loc, i, c32(1))};
       yields.append(next);

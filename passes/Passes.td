@@ -42,7 +42,9 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "lanes per warp (32 on NVIDIA, 64 on AMD CDNA)">,
     Option<"mmaVersion", "mma-version", "int", /*default=*/"0",
            "tensor-core accumulator layout for eligible tt.dot results: 0 = "
-           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later)">,
+           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later), "
+           "3 = warps along M only where wgmma can compute the dot (sm_90a), "
+           "mma.sync's otherwise">,
   ];
 }
 
@@ -103,6 +105,9 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
            "shared-memory slots (iterations in flight + 1); < 2 disables">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "multiply with wgmma.mma_async (sm_90a) where the accumulator "
+           "layout and tile shape allow">,
   ];
 }
 

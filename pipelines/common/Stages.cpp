@@ -6,6 +6,7 @@
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
@@ -41,6 +42,9 @@ void addLLVMLowering(OpPassManager &pm, llvm::StringRef target) {
   KGPUConvertToLLVMOptions llvmOptions;
   llvmOptions.target = target.str();
   pm.addPass(createKGPUConvertToLLVM(llvmOptions));
+  // NVVM ops defined by their PTX text (wgmma.mma_async) become inline asm.
+  if (target == "nvptx")
+    pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createSCFToControlFlowPass());
   // scf-to-cf creates arith and cf ops for loop headers.
   pm.addPass(createArithToLLVMConversionPass());

@@ -51,13 +51,18 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
   // mma.sync m16n8k16 with f16/bf16 operands needs sm_80 (PTX ISA
   // 9.7.14.5.14, target requirements).
   int mmaVersion = smVersion(options.arch) >= 80 ? 2 : 0;
+  // wgmma.mma_async (PTX ISA 9.7.15) exists only on sm_90a.
+  bool wgmma = llvm::StringRef(options.arch) == "sm_90a";
+  if (wgmma)
+    mmaVersion = 3;
   addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
                       mmaVersion);
   // Stage 2b: multi-buffered K loops for tensor-core dots (cp.async needs
   // sm_80 too).
-  if (mmaVersion == 2) {
+  if (mmaVersion >= 2) {
     KGPUPipelineDotLoopsOptions pipelineOptions;
     pipelineOptions.numStages = options.numStages;
+    pipelineOptions.wgmma = wgmma;
     pm.addPass(createKGPUPipelineDotLoops(pipelineOptions));
   }
   addLLVMLowering(pm, "nvptx");

@@ -41,6 +41,14 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
     instruction's src-size) and join the current async group, closed by
     `kgpu.async_commit_group`. Created by kgpu-pipeline-dot-loops.
 
+    `swizzle` picks the arrangement in the slot: 0 = row-major rows of
+    `rowStride` elements; 1 = wgmma's K-major 128-byte swizzle for an A
+    tile (rows of 64 elements, 8-row atoms of 1024 bytes, the 16-byte chunk
+    c of row r at chunk c ^ (r % 8); 64-column blocks one after the other);
+    2 = wgmma's MN-major 128-byte swizzle for a B tile (the same atoms along
+    the tile's rows = K, 64-column blocks 1024 bytes apart, 8-row groups
+    1024 * columns / 64 bytes apart). PTX ISA 9.7.15.5.1.2.
+
     ```mlir
     kgpu.async_copy %ptrs, %mask slot %s {offset = 0 : i64, rowStride = 72 : i64,
         slotBytes = 18432 : i64} : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi1, #blocked>
@@ -48,7 +56,8 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
   }];
   let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
                        I32:$slot, I64Attr:$offset, I64Attr:$slotBytes,
-                       I64Attr:$rowStride);
+                       I64Attr:$rowStride,
+                       DefaultValuedAttr<I32Attr, "0">:$swizzle);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? `slot` $slot attr-dict `:` type($ptr) (`,` type($mask)^)?
   }];
@@ -85,14 +94,34 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     regions at `aOffset` / `bOffset` (slot sizes `aSlotBytes` /
     `bSlotBytes`, rows padded as the mma.sync lowering of tt.dot pads
     them; `numSlots` slots each, B's after A's). `acc` and the result have
-    the #kgpu.mma accumulator layout.
+    the #kgpu.mma accumulator layout. With `wgmma` (sm_90a), the slots hold
+    the 128-byte swizzled arrangements of `kgpu.async_copy` (swizzle 1 for
+    A, 2 for B), the accumulator's warps split only M (each warpgroup of 4
+    owns 64 rows) and each warpgroup issues wgmma.mma_async m64nNk16 with
+    shared-memory descriptors (PTX ISA 9.7.15.5.1), then waits for them
+    (unless `noWait`: then a later `kgpu.wgmma_wait` does, and the result
+    must not be read before it).
   }];
   let arguments = (ins AnyRankedTensor:$acc, I32:$slot, TypeAttr:$aType,
                        TypeAttr:$bType, I64Attr:$aOffset, I64Attr:$aSlotBytes,
                        I64Attr:$bOffset, I64Attr:$bSlotBytes,
-                       I32Attr:$numSlots);
+                       I32Attr:$numSlots, UnitAttr:$wgmma,
+                       UnitAttr:$noWait);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc `slot` $slot attr-dict `:` type($acc) `->` type($result)";
+}
+
+def KGPU_WgmmaWaitOp : Op<KGPU_Dialect, "wgmma_wait",
+                          [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until at most `pending` wgmma groups are in flight";
+  let description = [{
+    wgmma.wait_group `pending` (PTX ISA 9.7.15.7): after it, the
+    accumulators of the completed groups may be read and the shared memory
+    they read may be overwritten. Follows a `kgpu.local_dot` with `wgmma`
+    that does not wait itself (`noWait`).
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
 }
 
 #endif // KILN_DIALECTS_KGPU_IR_KGPUOPS_TD
