@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
@@ -41,6 +42,7 @@
 
 #include <chrono>
 #include <functional>
+#include <future>
 #include <nlohmann/json.hpp>
 
 namespace kiln::tool {
@@ -386,6 +388,14 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   llvm::Expected<std::string> ptxas = kiln::nvptx::findPtxas(options.ptxasPath);
   if (!ptxas)
     return fail(llvm::toString(ptxas.takeError()));
+  // The toolchain's identity (a `ptxas --version` process and the SHA-256
+  // of libdevice, ~3 ms) is needed only for the job key: find it on another
+  // thread while this one creates the context and parses.
+  std::future<llvm::Expected<kiln::cache::JobToolchain>> toolchainFuture =
+      std::async(std::launch::async, [ptxasPath = *ptxas,
+                                      libdevicePath = options.libdevicePath] {
+        return toolchainIdentity(ptxasPath, libdevicePath);
+      });
 
   // Parse.
   mlir::DialectRegistry registry;
@@ -480,8 +490,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     pipelineText = printedPipeline(printed);
   }
   job.pipelineFingerprint = kiln::cache::pipelineFingerprint(pipelineText, {});
-  llvm::Expected<kiln::cache::JobToolchain> toolchain =
-      toolchainIdentity(*ptxas, options.libdevicePath);
+  llvm::Expected<kiln::cache::JobToolchain> toolchain = toolchainFuture.get();
   if (!toolchain)
     return fail(llvm::toString(toolchain.takeError()));
   job.toolchain = *toolchain;
@@ -512,6 +521,11 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     Clock::time_point pipelineStart = Clock::now();
     mlir::PassManager pm(&context);
     kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(pm, pipelineOptions);
+    // Verifying the whole module after each of the pipeline's passes was a
+    // third of the pipeline's time; the module is verified once after the
+    // last pass instead (and after every pass with --stage-dump, to name
+    // the pass that broke it).
+    pm.enableVerifier(options.stageDump);
     pm.addInstrumentation(std::make_unique<StageDumper>(
         *module, dir, kernelName, options.stageDump));
     mlir::DefaultTimingManager passTiming;
@@ -520,6 +534,10 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     if (options.timings)
       pm.enableTiming(timingRoot);
     mlir::LogicalResult ran = pm.run(*module);
+    if (mlir::succeeded(ran) && !options.stageDump) {
+      mlir::TimingScope verifyTiming = timingRoot.nest("Verify (once)");
+      ran = mlir::verify(*module);
+    }
     timingRoot.stop();
     timings.pipelineUs = microsSince(pipelineStart);
     if (options.timings) {
