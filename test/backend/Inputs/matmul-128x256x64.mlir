@@ -1,6 +1,6 @@
 // A 128x256 (64-wide K steps) matmul loop on f16 with an f32 accumulator,
 // the shape of the corpus matmul_kernel, for the NVPTX backend tests.
-tt.func public @wgmma(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+tt.func public @matmul_tile(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<128x256xf32>
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
