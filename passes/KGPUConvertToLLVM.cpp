@@ -2789,11 +2789,32 @@ struct KGPUConvertToLLVM
     });
     l.smemShared = smemUsers > 1;
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
-      module.emitError() << "the kernel needs " << smemBytes
-                         << " bytes of shared memory (num-warps "
-                         << l.numWarps << ") but a CTA may use at most "
-                         << targetInfo->getMaxSharedBytes() << " on "
-                         << target.getValue();
+      // Name the software pipeline, at its loop, when it is what does not
+      // fit.
+      kgpu::LocalDotOp pipelined;
+      module.walk([&](kgpu::LocalDotOp dot) {
+        if (dot.getBOffset() + dot.getNumSlots() * dot.getBSlotBytes() ==
+            smemBytes)
+          pipelined = dot;
+      });
+      InFlightDiagnostic diag =
+          pipelined ? pipelined.emitError() : module.emitError();
+      diag << "the kernel needs " << smemBytes
+           << " bytes of shared memory (num-warps " << l.numWarps
+           << ") but a CTA may use at most "
+           << targetInfo->getMaxSharedBytes() << " on " << target.getValue();
+      if (pipelined) {
+        auto aT = cast<RankedTensorType>(pipelined.getAType());
+        auto bT = cast<RankedTensorType>(pipelined.getBType());
+        diag << ": the tt.dot K loop is pipelined over "
+             << pipelined.getNumSlots()
+             << " shared-memory slots (num-stages), each holding A "
+             << aT.getDimSize(0) << "x" << aT.getDimSize(1) << " ("
+             << pipelined.getASlotBytes() << " bytes) and B "
+             << bT.getDimSize(0) << "x" << bT.getDimSize(1) << " ("
+             << pipelined.getBSlotBytes()
+             << " bytes); use fewer stages or smaller blocks";
+      }
       return signalPassFailure();
     }
     if (failed(checkCalls(module)))

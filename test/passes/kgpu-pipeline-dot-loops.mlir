@@ -3,6 +3,7 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" | FileCheck %s --check-prefix=WGMMA
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=WGMMA-LLVM
+// RUN: not kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=5 wgmma=true" -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
 // The matmul K loop: A (64x32) and B (32x64) f16 tiles loaded through
 // loop-carried pointers under a K-bound mask, multiplied into an mma.sync
@@ -167,6 +168,11 @@ tt.func public @not_pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %p:
 // WGMMA-LLVM: nvvm.wgmma.commit.group.sync.aligned
 // WGMMA-LLVM: nvvm.cp.async.shared.global
 // WGMMA-LLVM: nvvm.wgmma.wait.group.sync.aligned 0
+//
+// A config whose slots do not fit is a compile-time error naming the
+// pipeline, its slot sizes and the limit: 5 x (16384 + 32768) = 245760
+// bytes > 232448 on sm_90.
+// TOOBIG: error: the kernel needs 245760 bytes of shared memory (num-warps 8) but a CTA may use at most 232448 on nvptx: the tt.dot K loop is pipelined over 5 shared-memory slots (num-stages), each holding A 128x64 (16384 bytes) and B 64x256 (32768 bytes); use fewer stages or smaller blocks
 tt.func public @wgmma(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<128x256xf32>
   %c0 = arith.constant 0 : i32
