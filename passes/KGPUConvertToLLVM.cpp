@@ -1570,13 +1570,13 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
                              RankedTensorType aT, RankedTensorType bT,
                              ArrayRef<Value> accIn, int64_t aBase,
                              Value aElemOffset, int64_t bBase,
-                             Value bElemOffset) {
+                             Value bElemOffset, bool bKMajor = false) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type elem = aT.getElementType();
   Type mem = elem; // f16 / bf16 are their own LLVM types
   bool bf16 = elem.isBF16();
-  int64_t strideA = K + 8, strideB = N + 8;
+  int64_t strideA = K + 8, strideB = bKMajor ? K + 8 : N + 8;
   unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   int64_t tileM = 16 * wm, tileN = 8 * wn;
   int64_t repM = std::max<int64_t>(1, M / tileM);
@@ -1639,7 +1639,22 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
     // address of k row l % 16 of N tile rn + l / 16.
     SmallVector<std::array<Value, 2>> bFrag(repN);
-    for (int64_t rn = 0; rn < repN; rn += 2) {
+    for (int64_t rn = 0; rn < repN && bKMajor; rn += 2) {
+      // B stored N rows of K: ldmatrix (no .trans) of matrices
+      // (N tile rn | rn + 1) x (k 0-7 | 8-15); lane l gives the address of
+      // row l % 8 of matrix l / 8.
+      Value q = udiv(lane, 8);
+      Value tile = add(c32(rn), repN > 1 ? udiv(q, 2) : c32(0));
+      Value row = urem(add(add(warpN, mul(tile, tileN)), urem(lane, 8)), N);
+      Value col = add(mul(urem(q, 2), 8), c32(kk * 16));
+      Value lin = add(add(mul(row, strideB), col), bElemOffset);
+      auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
+                        /*trans=*/false);
+      bFrag[rn] = {r[0], r[1]};
+      if (rn + 1 < repN)
+        bFrag[rn + 1] = {r[2], r[3]};
+    }
+    for (int64_t rn = 0; rn < repN && !bKMajor; rn += 2) {
       Value tile = add(c32(rn), repN > 1 ? laneHalf : c32(0));
       Value col = urem(add(warpN, mul(tile, tileN)), N);
       Value row = add(lane16, c32(kk * 16));
@@ -1955,7 +1970,8 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     SmallVector<unsigned> starts;
     unsigned vec = chooseVec(type, l.vectorWidth.lookup(op), starts);
     unsigned size = vec * bytes;
-    if (fastestDim(type.getEncoding()) != 1 ||
+    bool transpose = op.getTranspose();
+    if (fastestDim(type.getEncoding()) != (transpose ? 0u : 1u) ||
         (size != 4 && size != 8 && size != 16))
       return op.emitError() << "async copy of " << size
                             << "-byte runs; cp.async moves 4, 8 or 16 bytes";
@@ -1982,7 +1998,9 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     auto urem = [&](Value a, int64_t b) -> Value {
       return LLVM::URemOp::create(rewriter, loc, a, c32(b));
     };
-    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    // Shared-memory rows and columns (swapped for a transposed tile).
+    int64_t rows = type.getDimSize(transpose ? 1 : 0),
+            cols = type.getDimSize(transpose ? 0 : 1);
     // Byte offset in the slot of element (r, c) in a 128-byte swizzled
     // atom arrangement (see kgpu.async_copy): 16-byte chunk (c % 64) / 8 of
     // atom row `atomRow` goes to chunk ((c % 64) / 8) ^ (atomRow % 8).
@@ -1993,7 +2011,7 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
                  mul(urem(c, 8), bytes));
     };
     for (unsigned e : starts) {
-      Value r = idx[e][0], c = idx[e][1];
+      Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
       Value dst;
       if (op.getSwizzle() == 0) {
         Value lin = add(add(mul(r, op.getRowStride()), c), slotBase);
@@ -2127,9 +2145,16 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
       Value aAddr = addI(aStart, c64((k0 / 64) * M * 128 + (k0 % 64) * 2));
-      Value bAddr = addI(bStart, c64((k0 / 8) * 1024 * (N / 64)));
       Value descA = descriptor(aAddr, 16, 1024);
-      Value descB = descriptor(bAddr, 1024, 1024 * (N / 64));
+      // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
+      // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
+      // rows of K, like A): 8-row N groups 1024 bytes apart.
+      Value descB =
+          op.getBKMajor()
+              ? descriptor(addI(bStart, c64((k0 / 64) * N * 128 + (k0 % 64) * 2)),
+                           16, 1024)
+              : descriptor(addI(bStart, c64((k0 / 8) * 1024 * (N / 64))), 1024,
+                           1024 * (N / 64));
       accVal = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, accStruct, accVal, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,
@@ -2138,7 +2163,9 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
+          NVVM::MMALayoutAttr::get(ctx, op.getBKMajor() ? NVVM::MMALayout::col
+                                                        : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
@@ -2179,7 +2206,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     };
     acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
                     slotOffset(op.getASlotBytes()), op.getBOffset(),
-                    slotOffset(op.getBSlotBytes()));
+                    slotOffset(op.getBSlotBytes()), op.getBKMajor());
     SmallVector<Value> out;
     for (Value v : acc)
       out.push_back(DotLowering::fromAcc(rewriter, loc, v, cElem));
@@ -2674,6 +2701,20 @@ struct KGPUConvertToLLVM
     // Reject what this lowering cannot handle, naming the op and location.
     WalkResult unsupported = module.walk([&](Operation *op) {
       Dialect *d = op->getDialect();
+      if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        // Named here, before conversion, so that no "failed to legalize"
+        // follows the error.
+        Type ea = dot.getA().getType().getElementType();
+        Type eb = dot.getB().getType().getElementType();
+        if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
+            ea != eb) {
+          op->emitError() << "tt.dot on " << ea << " x " << eb
+                          << " operands is not supported by the "
+                          << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                          << " lowering yet";
+          return WalkResult::interrupt();
+        }
+      }
       if (d && (isa<tt::TTDialect, kgpu::KGPUDialect>(d)) && !isSupported(op)) {
         op->emitError() << "kiln cannot lower '" << op->getName() << "' to "
                         << (target == "nvptx" ? "NVPTX" : "AMDGPU") << " yet";
@@ -2709,8 +2750,11 @@ struct KGPUConvertToLLVM
     // barriers, Lowering::smemShared) and the kernel needs the largest.
     unsigned smemUsers = 0;
     int64_t smemAlign = 16;
+    Operation *largestUser = nullptr;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
+      if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
+        largestUser = op;
       smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
       ++smemUsers;
     };
@@ -2797,12 +2841,15 @@ struct KGPUConvertToLLVM
             smemBytes)
           pipelined = dot;
       });
-      InFlightDiagnostic diag =
-          pipelined ? pipelined.emitError() : module.emitError();
+      Operation *at = pipelined ? pipelined.getOperation() : largestUser;
+      InFlightDiagnostic diag = at ? at->emitError() : module.emitError();
       diag << "the kernel needs " << smemBytes
            << " bytes of shared memory (num-warps " << l.numWarps
            << ") but a CTA may use at most "
            << targetInfo->getMaxSharedBytes() << " on " << target.getValue();
+      if (!pipelined && largestUser)
+        diag << ": '" << largestUser->getName()
+             << "' moves the most data through shared memory";
       if (pipelined) {
         auto aT = cast<RankedTensorType>(pipelined.getAType());
         auto bT = cast<RankedTensorType>(pipelined.getBType());

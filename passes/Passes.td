@@ -95,7 +95,8 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Applies when: the body holds exactly one tt.dot with an mma accumulator
     carried by the loop; A and B come straight from tt.loads of 16-bit
     elements with a zero (or no) `other`, movable as 4, 8 or 16 contiguous
-    bytes per thread along their rows; everything else in the body computes
+    bytes per thread along their rows (or, for B, along K: stored
+    transposed), with masks that bound K only; everything else in the body computes
     those loads' pointers and masks or advances loop-carried pointers
     (pure ops only), and those pointers are not used after the loop. Other
     loops are left as they are.

@@ -6,7 +6,7 @@
 // Kernels the NVPTX path rejects by name instead of lowering them wrongly.
 
 // WARPS: error: num-warps must be at most 32 (1024 threads per CTA), got 64
-// SHARED: error: the kernel needs 1048576 bytes of shared memory (num-warps 4) but a CTA may use at most 232448 on nvptx
+// SHARED: too-much-shared.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the kernel needs 1048576 bytes of shared memory (num-warps 4) but a CTA may use at most 232448 on nvptx: 'tt.trans' moves the most data through shared memory
 // LANES: error: kgpu.threads-per-warp is 64 but NVPTX warps have 32 threads
 
 // A rank-0 tensor.

@@ -3,6 +3,8 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=1 | FileCheck %s --check-prefix=OFF
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" | FileCheck %s --check-prefix=WGMMA
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=WGMMA-LLVM
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --check-prefix=KMAJOR --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 -kgpu-convert-to-llvm | FileCheck %s --check-prefix=KMAJOR-LLVM --enable-var-scope
 // RUN: not kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=5 wgmma=true" -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=TOOBIG
 
 // The matmul K loop: A (64x32) and B (32x64) f16 tiles loaded through
@@ -201,5 +203,165 @@ tt.func public @wgmma(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr
   %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x256x!tt.ptr<f32>>
   %pc2 = tt.addptr %pc, %rc : tensor<128x256x!tt.ptr<f32>>, tensor<128x256xi32>
   tt.store %pc2, %r#2 : tensor<128x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A K-contiguous B (B = W^T, as Inductor's mm templates read weights): B's
+// threads run along K, so its tile is copied transposed (N rows of K
+// elements, padded) and read with ldmatrix without .trans. With wgmma the
+// transposed B is K-major like A (swizzle 1, imm-trans-b 0: layoutB col).
+// KMAJOR-LABEL: tt.func public @k_major_b
+// KMAJOR: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64} : tensor<64x32x!tt.ptr<f16>
+// KMAJOR: kgpu.async_copy {{.*}} {offset = 15360 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64, transpose} : tensor<32x64x!tt.ptr<f16>
+// KMAJOR: kgpu.local_dot {{.*}}bKMajor
+// KMAJOR-LLVM-LABEL: llvm.func @k_major_b
+// KMAJOR-LLVM: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// KMAJOR-LLVM-NOT: layout = #nvvm.mma_layout<col>
+// KMAJOR-LLVM: llvm.return
+tt.func public @k_major_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %ldb = arith.constant dense<4096> : tensor<1x64xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x32xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x32xi32>
+    %kab = tt.broadcast %ka : tensor<1x32xi32> -> tensor<64x32xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %kab : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<32x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<32x1xi32>
+    %kbb = tt.broadcast %kb : tensor<32x1xi32> -> tensor<32x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<32x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<32x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+    %va = tt.load %pa1 : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.load %pb1 : tensor<32x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Not pipelined: A's mask varies along M (a convolution's padding rows);
+// only masks that bound K are (see Passes.td).
+// KMAJOR-LABEL: tt.func public @mask_along_m
+// KMAJOR-NOT: kgpu.async_copy
+// KMAJOR: tt.dot
+tt.func public @mask_along_m(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lim: i32, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zf = arith.constant dense<0.0> : tensor<64x64xf16>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rk2 = tt.expand_dims %rm {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.broadcast %rk2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %pa1 = tt.addptr %pa, %rkb : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %ks = tt.splat %k : i32 -> tensor<64x1xi32>
+    %row = arith.addi %rm2, %ks : tensor<64x1xi32>
+    %lims = tt.splat %lim : i32 -> tensor<64x1xi32>
+    %m1 = arith.cmpi slt, %row, %lims : tensor<64x1xi32>
+    %m = tt.broadcast %m1 : tensor<64x1xi1> -> tensor<64x64xi1>
+    %va = tt.load %pa1, %m, %zf : tensor<64x64x!tt.ptr<f16>>
+    %vb = tt.load %pa1 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rk2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// B re-read every iteration through a pointer defined before the loop (no
+// address arithmetic in the body for it): the copies use the outer value.
+// KMAJOR-LABEL: tt.func public @invariant_b
+// KMAJOR: scf.for
+// KMAJOR: kgpu.async_copy
+// KMAJOR: kgpu.async_copy %{{.*}}, %{{.*}} slot
+// KMAJOR: kgpu.local_dot
+tt.func public @invariant_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.broadcast %rk2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %pb0 = tt.addptr %pb, %rkb : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %ks = tt.splat %kk : i32 -> tensor<64x64xi32>
+    %ka = arith.addi %rkb, %ks : tensor<64x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %ka : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<64x64x!tt.ptr<f16>>
+    %vb = tt.load %pb0 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rkb : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Not pipelined: the address arithmetic goes through an op that moves data
+// through shared memory (tt.trans), which would share bytes with the
+// pipeline's slots.
+// KMAJOR-LABEL: tt.func public @smem_in_slice
+// KMAJOR-NOT: kgpu.async_copy
+// KMAJOR: tt.dot
+tt.func public @smem_in_slice(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.broadcast %rk2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %k1 = tt.splat %k : i32 -> tensor<1x1xi32>
+    %kt = tt.trans %k1 {order = array<i32: 1, 0>} : tensor<1x1xi32> -> tensor<1x1xi32>
+    %ks = tt.unsplat %kt : tensor<1x1xi32> -> i32
+    %kk = tt.splat %ks : i32 -> tensor<64x64xi32>
+    %ka = arith.addi %rkb, %kk : tensor<64x64xi32>
+    %pa1 = tt.addptr %pa, %ka : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<64x64x!tt.ptr<f16>>
+    %vb = tt.load %pa1 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rkb : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
   tt.return
 }

@@ -49,6 +49,10 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
     the tile's rows = K, 64-column blocks 1024 bytes apart, 8-row groups
     1024 * columns / 64 bytes apart). PTX ISA 9.7.15.5.1.2.
 
+    With `transpose` the tile is stored with its dimensions swapped (a
+    K-contiguous B tile KxN becomes N rows of K elements in shared memory)
+    and each thread's runs go along dimension 0.
+
     ```mlir
     kgpu.async_copy %ptrs, %mask slot %s {offset = 0 : i64, rowStride = 72 : i64,
         slotBytes = 18432 : i64} : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi1, #blocked>
@@ -57,7 +61,8 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
   let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
                        I32:$slot, I64Attr:$offset, I64Attr:$slotBytes,
                        I64Attr:$rowStride,
-                       DefaultValuedAttr<I32Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I32Attr, "0">:$swizzle,
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? `slot` $slot attr-dict `:` type($ptr) (`,` type($mask)^)?
   }];
@@ -100,13 +105,15 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     owns 64 rows) and each warpgroup issues wgmma.mma_async m64nNk16 with
     shared-memory descriptors (PTX ISA 9.7.15.5.1), then waits for them
     (unless `noWait`: then a later `kgpu.wgmma_wait` does, and the result
-    must not be read before it).
+    must not be read before it). `bKMajor`: B is stored transposed, N rows
+    of K elements (`kgpu.async_copy` with `transpose`), as a K-contiguous B
+    arrives from global memory.
   }];
   let arguments = (ins AnyRankedTensor:$acc, I32:$slot, TypeAttr:$aType,
                        TypeAttr:$bType, I64Attr:$aOffset, I64Attr:$aSlotBytes,
                        I64Attr:$bOffset, I64Attr:$bSlotBytes,
                        I32Attr:$numSlots, UnitAttr:$wgmma,
-                       UnitAttr:$noWait);
+                       UnitAttr:$noWait, UnitAttr:$bKMajor);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$acc `slot` $slot attr-dict `:` type($acc) `->` type($result)";
 }
