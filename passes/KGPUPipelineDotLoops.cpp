@@ -140,7 +140,10 @@ struct KGPUPipelineDotLoops
 
   std::optional<LoopPlan> matchLoop(scf::ForOp loop) {
     Block *body = loop.getBody();
-    if (!loop.getInductionVar().getType().isInteger(32))
+    // i32 induction variables compared signed (iteration i + S - 1's
+    // existence is tested with a signed compare against the bound).
+    if (!loop.getInductionVar().getType().isInteger(32) ||
+        loop.getUnsignedCmp())
       return std::nullopt;
     LoopPlan plan;
     int dots = 0;
@@ -169,8 +172,9 @@ struct KGPUPipelineDotLoops
     for (int i = 0; i < 2; ++i) {
       Value v = i == 0 ? dot.getA() : dot.getB();
       auto load = v.getDefiningOp<tt::LoadOp>();
+      // A volatile load must happen when and as written: not pipelined.
       if (!load || load->getBlock() != body || !v.hasOneUse() ||
-          !isZeroOrAbsent(load.getOther()) ||
+          load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
           !copyWidth(load, axisInfo, i == 1 ? &plan.bKMajor : nullptr))
         return std::nullopt;
       // Masks may bound K only (the matmul's last K block): a mask that

@@ -107,6 +107,8 @@ tt.func public @pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt
 // CHECK-NOT: kgpu.async_copy
 // CHECK: tt.dot
 // CHECK: tt.dot
+// CHECK: tt.load {{.*}}isVolatile = true
+// CHECK: tt.dot
 tt.func public @not_pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<16x16xf32>
   %one = arith.constant dense<1.0> : tensor<16x16xf16>
@@ -133,9 +135,16 @@ tt.func public @not_pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %p:
     %d = tt.dot %va, %vb, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
     scf.yield %d : tensor<16x16xf32>
   }
+  // Nor a volatile load.
+  %z = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %y) -> (tensor<16x16xf32>) : i32 {
+    %va = tt.load %pa0 {isVolatile = true} : tensor<16x16x!tt.ptr<f16>>
+    %vb = tt.load %pa0 : tensor<16x16x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  }
   %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
   %pf = tt.addptr %ps, %rb : tensor<16x16x!tt.ptr<f32>>, tensor<16x16xi32>
-  tt.store %pf, %y : tensor<16x16x!tt.ptr<f32>>
+  tt.store %pf, %z : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
 
