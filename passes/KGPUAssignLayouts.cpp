@@ -392,6 +392,8 @@ struct KGPUAssignLayouts
   /// with more instruction tiles left per warp (M first on a tie); warps
   /// beyond the tiles replicate along M.
   Attribute mmaLayoutFor(tt::DotOp dot) {
+    if (mmaVersion == 4)
+      return mfmaLayoutFor(dot);
     if ((mmaVersion != 2 && mmaVersion != 3) || threadsPerWarp != 32)
       return {};
     auto aT = dot.getA().getType(), bT = dot.getB().getType();
@@ -427,6 +429,45 @@ struct KGPUAssignLayouts
     }
     wm *= warps;
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+  }
+
+  /// #kgpu.mfma for a tt.dot AMD CDNA matrix cores compute with 16x16
+  /// MFMA tiles (64-lane wavefronts; f16, bf16 or f32 operands, M and N
+  /// multiples of 16, K of 16 (16-bit) or 4 (f32), f32 accumulation).
+  /// Wavefronts are doubled along the dimension with more 16-wide tiles
+  /// left (M first on a tie); extra ones replicate along M.
+  Attribute mfmaLayoutFor(tt::DotOp dot) {
+    if (threadsPerWarp != 64)
+      return {};
+    auto aT = dot.getA().getType(), bT = dot.getB().getType();
+    if (aT.getRank() != 2)
+      return {};
+    Type e = aT.getElementType();
+    if (!(e.isF16() || e.isBF16() || e.isF32()) || bT.getElementType() != e)
+      return {};
+    if (!dot.getType().getElementType().isF32())
+      return {};
+    // f32 operands: only when full-precision products are asked for; TF32
+    // rounding (Triton's default) is not what v_mfma_f32_16x16x4f32 does.
+    if (e.isF32() && dot.getInputPrecision() != tt::InputPrecision::IEEE)
+      return {};
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    if (M % 16 != 0 || N % 16 != 0 || K % (e.isF32() ? 4 : 16) != 0)
+      return {};
+    unsigned wm = 1, wn = 1, warps = numWarps;
+    int64_t leftM = M / 16, leftN = N / 16;
+    while (warps > 1 && (leftM > 1 || leftN > 1)) {
+      if (leftM >= leftN) {
+        wm *= 2;
+        leftM = llvm::divideCeil(leftM, 2);
+      } else {
+        wn *= 2;
+        leftN = llvm::divideCeil(leftN, 2);
+      }
+      warps /= 2;
+    }
+    wm *= warps;
+    return kgpu::MfmaEncodingAttr::get(dot.getContext(), {wm, wn}, {16, 16});
   }
 
   static Attribute getLayoutOrNull(Value v) {

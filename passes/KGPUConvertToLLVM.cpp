@@ -833,6 +833,9 @@ unsigned fastestDim(Attribute layout) {
   auto orderOf = [](Attribute a) -> SmallVector<unsigned> {
     if (auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(a))
       return SmallVector<unsigned>(blocked.getOrder());
+    // MFMA accumulators hold 4 consecutive rows: M (dim 0) is fastest.
+    if (isa<kgpu::MfmaEncodingAttr>(a))
+      return {0, 1};
     return {1, 0};
   };
   if (!isa<kgpu::SliceEncodingAttr>(layout))
@@ -1719,6 +1722,8 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t base = offsetAttr.getInt();
     if (kgpu::isMmaV2(cT.getEncoding()))
       return lowerMmaV2(op, adaptor, rewriter, base);
+    if (isa<kgpu::MfmaEncodingAttr>(cT.getEncoding()))
+      return lowerMfma(op, adaptor, rewriter, base);
 
     // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
     if (l.smemShared || inLoop(op))
@@ -1827,7 +1832,16 @@ struct DotLowering : KPattern<tt::DotOp> {
     return llvm::alignTo(M * paddedStride(K) * 2, 16) + K * paddedStride(N) * 2;
   }
 
-  /// Stores a 2-D tensor of 16-bit elements row-major with `stride`
+  /// Shared memory bytes the MFMA path of `op` uses (A then B, padded).
+  static int64_t mfmaSharedBytes(tt::DotOp op) {
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    int64_t bytes = aT.getElementType().getIntOrFloatBitWidth() / 8;
+    return llvm::alignTo(M * paddedStride(K) * bytes, 16) +
+           K * paddedStride(N) * bytes;
+  }
+
+  /// Stores a 2-D tensor (16- or 32-bit elements) row-major with `stride`
   /// elements per row at byte offset `byteBase` of shared memory, as
   /// vectors along dimension 1 where the layout keeps registers
   /// consecutive there.
@@ -1838,8 +1852,9 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
     SmallVector<unsigned> starts;
     unsigned vec = 1;
+    unsigned bytes = bitWidth(mem) / 8;
     if (fastestDim(type.getEncoding()) == 1)
-      vec = chooseVec(type, 8, starts);
+      vec = chooseVec(type, std::max(1u, 16 / bytes), starts);
     if (vec == 1) {
       starts.clear();
       for (unsigned e = 0; e < vals.size(); ++e)
@@ -1861,7 +1876,7 @@ struct DotLowering : KPattern<tt::DotOp> {
       for (unsigned k = 0; k < vec; ++k)
         v = LLVM::InsertElementOp::create(rewriter, loc, v, vals[e + k],
                                           i32Const(rewriter, loc, k));
-      LLVM::StoreOp::create(rewriter, loc, v, addr, /*alignment=*/vec * 2);
+      LLVM::StoreOp::create(rewriter, loc, v, addr, /*alignment=*/vec * bytes);
     }
   }
 
@@ -1895,6 +1910,128 @@ struct DotLowering : KPattern<tt::DotOp> {
     Value zero = i32Const(rewriter, loc, 0);
     acc = emitMmaV2(rewriter, loc, l, cast<kgpu::MmaEncodingAttr>(cT.getEncoding()),
                     aT, bT, acc, base, zero, baseB, zero);
+    SmallVector<Value> out;
+    for (Value v : acc)
+      out.push_back(fromAcc(rewriter, loc, v, cElem));
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(op.getType()), out));
+    return success();
+  }
+
+  /// tt.dot on AMD CDNA matrix cores (gfx90a, gfx942): A and B staged
+  /// row-major in LDS with rows padded by 8 elements; each wavefront
+  /// multiplies its 16x16 accumulator tiles with one MFMA per 16-wide
+  /// (f16: v_mfma_f32_16x16x16f16, bf16: v_mfma_f32_16x16x16bf16_1k) or
+  /// 4-wide (f32: v_mfma_f32_16x16x4f32) K step. Operand registers (AMD
+  /// CDNA3 ISA, MFMA operand layouts): lane l supplies A[l % 16][k0 + kw *
+  /// (l / 16) + j] and B[k0 + kw * (l / 16) + j][l % 16], j < kw, kw = 4
+  /// (16-bit) or 1 (f32); the result is D[4 * (l / 16) + i][l % 16].
+  LogicalResult lowerMfma(tt::DotOp op, OpAdaptor adaptor,
+                          ConversionPatternRewriter &rewriter,
+                          int64_t base) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    auto cT = op.getC().getType();
+    auto mfma = cast<kgpu::MfmaEncodingAttr>(cT.getEncoding());
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    Type elem = aT.getElementType();
+    Type mem = getTypeConverter()->convertType(elem);
+    int64_t strideA = paddedStride(K), strideB = paddedStride(N);
+    int64_t baseB = base + llvm::alignTo(M * strideA * bitWidth(mem) / 8, 16);
+
+    if (l.smemShared || inLoop(op))
+      l.target->barrier(rewriter, loc);
+    storeRows(rewriter, loc, adaptor.getA(), aT, base, strideA, mem);
+    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, strideB, mem);
+    l.target->barrier(rewriter, loc);
+
+    unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+    int64_t tileM = 16 * wm, tileN = 16 * wn;
+    int64_t repM = std::max<int64_t>(1, M / tileM);
+    int64_t repN = std::max<int64_t>(1, N / tileN);
+    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+    auto add = [&](Value a, Value b) -> Value {
+      return LLVM::AddOp::create(rewriter, loc, a, b);
+    };
+    auto mul = [&](Value a, int64_t b) -> Value {
+      return LLVM::MulOp::create(rewriter, loc, a, c32(b));
+    };
+    auto urem = [&](Value a, int64_t b) -> Value {
+      return LLVM::URemOp::create(rewriter, loc, a, c32(b));
+    };
+    auto udiv = [&](Value a, int64_t b) -> Value {
+      return LLVM::UDivOp::create(rewriter, loc, a, c32(b));
+    };
+    Value warpM = mul(urem(warp, wm), 16);
+    Value warpN = mul(urem(udiv(warp, wm), wn), 16);
+    Value lane16 = urem(lane, 16), laneGroup = udiv(lane, 16);
+
+    bool isF32 = elem.isF32(), bf16 = elem.isBF16();
+    int64_t kw = isF32 ? 1 : 4; // K elements per lane and instruction
+    int64_t kStep = 4 * kw;     // K per instruction
+    Type f32 = rewriter.getF32Type();
+    Type i16 = rewriter.getIntegerType(16);
+    Type accVec = VectorType::get({4}, f32);
+    // Operand register type: <4 x half>, <4 x i16> (bf16 bits), or f32.
+    Type opTy = isF32 ? f32
+                      : Type(VectorType::get({4}, bf16 ? i16 : Type(mem)));
+    auto operand = [&](ArrayRef<Value> vals) -> Value {
+      if (isF32)
+        return vals[0];
+      Value v = LLVM::UndefOp::create(rewriter, loc, opTy);
+      for (auto [j, x] : llvm::enumerate(vals)) {
+        Value e = bf16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i16, x)) : x;
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, e, c32(j));
+      }
+      return v;
+    };
+    auto loadElem = [&](int64_t byteBase, Value lin) -> Value {
+      return LLVM::LoadOp::create(rewriter, loc, mem,
+                                  smemAddress(rewriter, loc, l, byteBase, mem, lin));
+    };
+
+    Type cElem = getTypeConverter()->convertType(cT.getElementType());
+    SmallVector<Value> acc;
+    for (Value v : unpack(rewriter, loc, adaptor.getC()))
+      acc.push_back(toAcc(rewriter, loc, v, f32));
+    for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+      Value kLane = add(mul(laneGroup, kw), c32(k0));
+      SmallVector<Value> aOps, bOps;
+      for (int64_t rm = 0; rm < repM; ++rm) {
+        Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
+        SmallVector<Value> vals;
+        for (int64_t j = 0; j < kw; ++j)
+          vals.push_back(loadElem(base, add(mul(row, strideA), add(kLane, c32(j)))));
+        aOps.push_back(operand(vals));
+      }
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        Value col = urem(add(add(warpN, lane16), c32(rn * tileN)), N);
+        SmallVector<Value> vals;
+        for (int64_t j = 0; j < kw; ++j)
+          vals.push_back(loadElem(baseB, add(mul(add(kLane, c32(j)), strideB), col)));
+        bOps.push_back(operand(vals));
+      }
+      Value zero = c32(0);
+      for (int64_t rm = 0; rm < repM; ++rm)
+        for (int64_t rn = 0; rn < repN; ++rn) {
+          unsigned first = unsigned((rm * repN + rn) * 4);
+          Value c = LLVM::UndefOp::create(rewriter, loc, accVec);
+          for (int64_t i = 0; i < 4; ++i)
+            c = LLVM::InsertElementOp::create(rewriter, loc, c, acc[first + i], c32(i));
+          SmallVector<Value> args = {aOps[rm], bOps[rn], c, zero, zero, zero};
+          Value d;
+          if (isF32)
+            d = ROCDL::mfma_f32_16x16x4f32::create(rewriter, loc, accVec, args);
+          else if (bf16)
+            d = ROCDL::mfma_f32_16x16x16bf16_1k::create(rewriter, loc, accVec, args);
+          else
+            d = ROCDL::mfma_f32_16x16x16f16::create(rewriter, loc, accVec, args);
+          for (int64_t i = 0; i < 4; ++i)
+            acc[first + i] = LLVM::ExtractElementOp::create(rewriter, loc, d, c32(i));
+        }
+    }
     SmallVector<Value> out;
     for (Value v : acc)
       out.push_back(fromAcc(rewriter, loc, v, cElem));
@@ -2817,6 +2954,8 @@ struct KGPUConvertToLLVM
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
         if (kgpu::isMmaV2(dot.getC().getType().getEncoding()))
           allocate(op, DotLowering::mmaV2SharedBytes(dot));
+        else if (isa<kgpu::MfmaEncodingAttr>(dot.getC().getType().getEncoding()))
+          allocate(op, DotLowering::mfmaSharedBytes(dot));
         else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,

@@ -44,7 +44,7 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "tensor-core accumulator layout for eligible tt.dot results: 0 = "
            "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later), "
            "3 = warps along M only where wgmma can compute the dot (sm_90a), "
-           "mma.sync's otherwise">,
+           "mma.sync's otherwise, 4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
   ];
 }
 

@@ -29,7 +29,10 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 void buildTTIRToLLVMAMDGPUPipeline(OpPassManager &pm,
                                    const AMDGPUPipelineOptions &options) {
   addTTCleanup(pm);
-  addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp);
+  // tt.dot on the matrix cores: MFMA 16x16 accumulator layouts (mma-version
+  // 4); gfx90a and gfx942 both have v_mfma_f32_16x16x16f16/_bf16_1k.
+  addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
+                      /*mmaVersion=*/4);
   addLLVMLowering(pm, "amdgpu");
 }
 

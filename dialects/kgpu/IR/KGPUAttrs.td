@@ -124,4 +124,30 @@ def KGPU_DotOperandEncodingAttr : KGPU_Attr<"DotOperandEncoding", "dot_op"> {
   let genVerifyDecl = 1;
 }
 
+def KGPU_MfmaEncodingAttr : KGPU_Attr<"MfmaEncoding", "mfma"> {
+  let summary = "accumulator layout of AMD CDNA matrix-core instructions";
+  let description = [{
+    The registers of a 16x16 MFMA accumulator on 64-lane wavefronts
+    (v_mfma_f32_16x16x16f16 / _bf16_1k / 16x16x4f32; AMD CDNA3 ISA,
+    "Matrix fused multiply add" and the MI300 instruction-set matrix
+    layouts): in each 16x16 instruction tile lane l holds column l % 16 and
+    rows 4 * (l / 16) + i, i = 0..3, in that register order. Warp
+    (wavefront) w covers tile (w % warpsPerCTA[0], w / warpsPerCTA[0]) of a
+    [16 * warpsPerCTA[0], 16 * warpsPerCTA[1]] CTA tile that repeats over
+    the shape (M repetitions outermost, then N, then the 4 registers). A
+    distributed layout (KGPULayouts.h).
+
+    ```mlir
+    #kgpu.mfma<{warpsPerCTA = [2, 2], instrShape = [16, 16]}>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `{` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+    `instrShape` `=` `[` $instrShape `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // KILN_DIALECTS_KGPU_IR_KGPUATTRS_TD

@@ -42,6 +42,10 @@ struct KGPUOpAsmInterface : OpAsmDialectInterface {
       os << "mma";
       return AliasResult::FinalAlias;
     }
+    if (isa<MfmaEncodingAttr>(attr)) {
+      os << "mfma";
+      return AliasResult::FinalAlias;
+    }
     if (isa<DotOperandEncodingAttr>(attr)) {
       os << "dot_op";
       return AliasResult::FinalAlias;
@@ -175,6 +179,22 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult
+MfmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<unsigned> warpsPerCTA,
+                         ArrayRef<unsigned> instrShape) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mfma warpsPerCTA must have 2 entries, got "
+                       << warpsPerCTA.size();
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mfma warpsPerCTA entries must be powers of two, got "
+                         << w;
+  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 16)
+    return emitError() << "mfma instrShape must be [16, 16]";
+  return success();
+}
+
+LogicalResult
 DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                unsigned opIdx, Attribute parent,
                                unsigned kWidth) {
@@ -249,6 +269,8 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 bool kiln::kgpu::isDistributedLayout(Attribute layout) {
   if (auto mma = dyn_cast_if_present<MmaEncodingAttr>(layout))
     return isMmaV2(mma);
+  if (isa_and_nonnull<MfmaEncodingAttr>(layout))
+    return true;
   return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
 }
 
@@ -268,7 +290,7 @@ static constexpr int64_t kMmaV2Elems[4][2] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}};
 unsigned kiln::kgpu::getLayoutRank(Attribute layout) {
   if (auto b = dyn_cast<BlockedEncodingAttr>(layout))
     return b.getRank();
-  if (isMmaV2(layout))
+  if (isMmaV2(layout) || isa<MfmaEncodingAttr>(layout))
     return 2;
   if (auto s = dyn_cast<SliceEncodingAttr>(layout))
     return getLayoutRank(s.getParent()) - 1;
@@ -292,6 +314,9 @@ SmallVector<int64_t> kiln::kgpu::getTileShape(Attribute layout) {
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
     return {16 * int64_t(mma.getWarpsPerCTA()[0]),
             8 * int64_t(mma.getWarpsPerCTA()[1])};
+  if (auto mfma = dyn_cast<MfmaEncodingAttr>(layout))
+    return {16 * int64_t(mfma.getWarpsPerCTA()[0]),
+            16 * int64_t(mfma.getWarpsPerCTA()[1])};
   auto s = cast<SliceEncodingAttr>(layout);
   SmallVector<int64_t> tile = getTileShape(s.getParent());
   tile.erase(tile.begin() + s.getDim());
@@ -322,6 +347,16 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
       }
       result.push_back(std::move(off));
     }
+    return result;
+  }
+  if (isa<MfmaEncodingAttr>(layout)) {
+    SmallVector<int64_t> tile = getTileShape(layout);
+    int64_t repM = std::max<int64_t>(1, llvm::divideCeil(shape[0], tile[0]));
+    int64_t repN = std::max<int64_t>(1, llvm::divideCeil(shape[1], tile[1]));
+    for (int64_t m = 0; m < repM; ++m)
+      for (int64_t n = 0; n < repN; ++n)
+        for (int64_t i = 0; i < 4; ++i)
+          result.push_back({m * tile[0] + i, n * tile[1]});
     return result;
   }
   if (isa<MmaEncodingAttr>(layout)) {
@@ -365,6 +400,18 @@ kiln::kgpu::getThreadBaseTerms(Attribute layout) {
       laneDiv *= tpw;
       warpDiv *= wpc;
     }
+    return terms;
+  }
+  if (auto mfma = dyn_cast<MfmaEncodingAttr>(layout)) {
+    // Lane l: rows 4 * (l / 16) + i, column l % 16 of its warp's tile.
+    unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+    SmallVector<SmallVector<BaseTerm>> terms(2);
+    terms[0].push_back({/*isWarp=*/false, 16, 4, 4});
+    if (wm > 1)
+      terms[0].push_back({/*isWarp=*/true, 1, wm, 16});
+    terms[1].push_back({/*isWarp=*/false, 1, 16, 1});
+    if (wn > 1)
+      terms[1].push_back({/*isWarp=*/true, wm, wn, 16});
     return terms;
   }
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {

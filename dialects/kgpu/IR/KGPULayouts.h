@@ -30,8 +30,9 @@ struct BaseTerm {
   unsigned multiplier;
 };
 
-/// True for layouts a tensor can be distributed with (blocked, slice, and
-/// the mma.sync accumulator layout: MmaEncodingAttr version 2).
+/// True for layouts a tensor can be distributed with (blocked, slice, the
+/// mma.sync accumulator layout: MmaEncodingAttr version 2, and the AMD
+/// MFMA 16x16 accumulator layout: MfmaEncodingAttr).
 bool isDistributedLayout(mlir::Attribute layout);
 
 /// True for an mma.sync (version 2, m16n8) accumulator layout.

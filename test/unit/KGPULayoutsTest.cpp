@@ -1,0 +1,106 @@
+//===- KGPULayoutsTest.cpp - tensor-core layouts against the ISA tables ---===//
+//
+// The accumulator layouts of the tensor-core lowerings, evaluated through
+// the same index arithmetic the lowering uses (getThreadBaseTerms +
+// getElemOffsets), must put every element where the instruction writes it:
+//   mma.sync m16n8 (PTX ISA 9.7.14.5.8): lane l holds c0..c3 at
+//     (l/4, 2*(l%4)), (l/4, 2*(l%4)+1), (l/4+8, 2*(l%4)), (l/4+8, 2*(l%4)+1);
+//   MFMA 16x16 on 64 lanes (AMD CDNA3 ISA, v_mfma_f32_16x16x16f16 D layout):
+//     lane l holds item i at (4*(l/16)+i, l%16).
+// and every element of the tile must be held by exactly one (warp, lane).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/kgpu/IR/KGPUDialect.h"
+#include "dialects/kgpu/IR/KGPULayouts.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <utility>
+
+using namespace mlir;
+using namespace kiln::kgpu;
+
+namespace {
+
+/// (row, col) of element `e` of (warp, lane) for a layout over `shape`.
+std::pair<int64_t, int64_t> position(Attribute layout, ArrayRef<int64_t> shape,
+                                     unsigned warp, unsigned lane, unsigned e) {
+  auto terms = getThreadBaseTerms(layout);
+  auto offsets = getElemOffsets(layout, shape);
+  int64_t idx[2];
+  for (unsigned d = 0; d < 2; ++d) {
+    int64_t base = 0;
+    for (const BaseTerm &t : terms[d]) {
+      unsigned id = t.isWarp ? warp : lane;
+      base += int64_t((id / t.divisor) % t.modulus) * t.multiplier;
+    }
+    idx[d] = (base + offsets[e][d]) % shape[d];
+  }
+  return {idx[0], idx[1]};
+}
+
+class KGPULayoutsTest : public ::testing::Test {
+protected:
+  KGPULayoutsTest() { ctx.loadDialect<KGPUDialect>(); }
+  MLIRContext ctx;
+};
+
+TEST_F(KGPULayoutsTest, MmaSyncFragmentsMatchPtxIsa) {
+  // One warp, one 16x8 instruction tile.
+  Attribute mma = MmaEncodingAttr::get(&ctx, 2, {1, 1}, {16, 8});
+  int64_t shape[] = {16, 8};
+  ASSERT_EQ(getNumElemsPerThread(mma, shape), 4u);
+  for (unsigned l = 0; l < 32; ++l) {
+    int64_t g = l / 4, t = 2 * (l % 4);
+    EXPECT_EQ(position(mma, shape, 0, l, 0), std::make_pair(g, t));
+    EXPECT_EQ(position(mma, shape, 0, l, 1), std::make_pair(g, t + 1));
+    EXPECT_EQ(position(mma, shape, 0, l, 2), std::make_pair(g + 8, t));
+    EXPECT_EQ(position(mma, shape, 0, l, 3), std::make_pair(g + 8, t + 1));
+  }
+}
+
+TEST_F(KGPULayoutsTest, MfmaAccumulatorMatchesCdnaLayout) {
+  Attribute mfma = MfmaEncodingAttr::get(&ctx, {1, 1}, {16, 16});
+  int64_t shape[] = {16, 16};
+  ASSERT_EQ(getNumElemsPerThread(mfma, shape), 4u);
+  for (unsigned l = 0; l < 64; ++l)
+    for (unsigned i = 0; i < 4; ++i)
+      EXPECT_EQ(position(mfma, shape, 0, l, i),
+                std::make_pair(int64_t(4 * (l / 16) + i), int64_t(l % 16)));
+}
+
+/// Every element of a multi-warp, multi-repetition tile has one owner.
+void expectEachElementOnce(Attribute layout, ArrayRef<int64_t> shape,
+                           unsigned warps, unsigned lanes) {
+  std::map<std::pair<int64_t, int64_t>, int> owners;
+  unsigned n = getNumElemsPerThread(layout, shape);
+  for (unsigned w = 0; w < warps; ++w)
+    for (unsigned l = 0; l < lanes; ++l)
+      for (unsigned e = 0; e < n; ++e)
+        ++owners[position(layout, shape, w, l, e)];
+  EXPECT_EQ(int64_t(owners.size()), shape[0] * shape[1]);
+  for (const auto &[pos, count] : owners)
+    EXPECT_EQ(count, 1) << "element (" << pos.first << ", " << pos.second << ")";
+}
+
+TEST_F(KGPULayoutsTest, MmaSyncCoversTheTileOnce) {
+  // matmul_kernel's accumulator: 128x256 on 8 warps as [2, 4].
+  expectEachElementOnce(MmaEncodingAttr::get(&ctx, 2, {2, 4}, {16, 8}),
+                        {128, 256}, 8, 32);
+  // The wgmma-shaped [8, 1] split.
+  expectEachElementOnce(MmaEncodingAttr::get(&ctx, 2, {8, 1}, {16, 8}),
+                        {128, 256}, 8, 32);
+}
+
+TEST_F(KGPULayoutsTest, MfmaCoversTheTileOnce) {
+  expectEachElementOnce(MfmaEncodingAttr::get(&ctx, {2, 4}, {16, 16}),
+                        {128, 256}, 8, 64);
+  expectEachElementOnce(MfmaEncodingAttr::get(&ctx, {2, 2}, {16, 16}),
+                        {64, 64}, 4, 64);
+}
+
+} // namespace
