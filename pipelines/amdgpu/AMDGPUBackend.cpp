@@ -276,6 +276,8 @@ Expected<std::vector<CodeObjectKernelInfo>> readCodeObjectKernels(StringRef hsac
         info.kernargSegmentSize = integer(".kernarg_segment_size");
         info.groupSegmentFixedSize = integer(".group_segment_fixed_size");
         info.privateSegmentFixedSize = integer(".private_segment_fixed_size");
+        info.vgprSpillCount = integer(".vgpr_spill_count");
+        info.sgprSpillCount = integer(".sgpr_spill_count");
         kernels.push_back(std::move(info));
       }
     }

@@ -57,7 +57,11 @@ struct CodeObjectKernelInfo {
   int64_t sgprCount = -1;
   int64_t kernargSegmentSize = -1;   ///< bytes
   int64_t groupSegmentFixedSize = -1; ///< static LDS bytes
-  int64_t privateSegmentFixedSize = -1; ///< scratch bytes per lane (spills)
+  /// Scratch bytes per lane: spill slots and stack objects (e.g. arrays
+  /// indexed dynamically), so not a spill measure by itself.
+  int64_t privateSegmentFixedSize = -1;
+  int64_t vgprSpillCount = -1; ///< VGPRs spilled to scratch
+  int64_t sgprSpillCount = -1; ///< SGPRs spilled (to VGPR lanes or scratch)
 };
 
 struct AMDGPUCompileResult {

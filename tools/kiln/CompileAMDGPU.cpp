@@ -241,7 +241,11 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
                     " has wavefront size " + llvm::Twine(k.wavefrontSize) +
                     ", expected 64");
       metadata.registers = static_cast<int>(k.vgprCount);
-      metadata.spillStoreBytes = std::max<int64_t>(0, k.privateSegmentFixedSize);
+      // Spilled VGPRs, 4 bytes per lane each, stored and reloaded: the
+      // counterpart of ptxas's "bytes spill stores/loads". (The private
+      // segment size also counts stack objects, so it is not used here.)
+      metadata.spillStoreBytes = 4 * std::max<int64_t>(0, k.vgprSpillCount);
+      metadata.spillLoadBytes = metadata.spillStoreBytes;
       metadata.sharedBytes += std::max<int64_t>(0, k.groupSegmentFixedSize);
     }
   metadata.binaryFile = kernelName + ".hsaco";
