@@ -55,9 +55,21 @@ public:
     }
   }
 
+  /// Lane masks below 32 (partners in the same half-wave) use ds_swizzle
+  /// in its bit-masked mode (AMD CDNA3 ISA, DS_SWIZZLE_B32: offset[15] = 0,
+  /// and_mask = offset[4:0], or_mask = offset[9:5], xor_mask =
+  /// offset[14:10]; lane i of each 32 reads lane ((i & and) | or) ^ xor):
+  /// no address computation, no LDS bank traffic. Mask 32 crosses the
+  /// half-waves: ds_bpermute with the partner's byte address.
   Value shuffleXor(OpBuilder &b, Location loc, Value value,
                    unsigned laneMask) override {
     Type i32 = b.getI32Type();
+    if (laneMask < 32) {
+      int32_t offset = 0x1F | int32_t(laneMask << 10);
+      return ROCDL::DsSwizzleOp::create(
+          b, loc, i32, value,
+          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(offset)));
+    }
     Value tid = getThreadId(b, loc);
     Value lane = LLVM::AndOp::create(
         b, loc, tid, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(63)));
