@@ -33,6 +33,21 @@ Status parseError(const json& doc) {
   return m.status();
 }
 
+// kiln writes a "code_object" section (the AMDGPU metadata note's
+// description of the kernel) into hip artifacts; the runtime reads what it
+// needs and ignores the rest, so such artifacts hydrate.
+TEST(Metadata, HipArtifactWithCodeObjectSection) {
+  json doc = validDoc();
+  doc["target"] = {{"backend", "hip"}, {"arch", "gfx942"}, {"warp_size", 64}};
+  doc["binary"]["file"] = "vadd_kernel.hsaco";
+  doc["code_object"] = {{"wavefront_size", 64}, {"vgprs", 11}, {"sgprs", 14},
+                        {"kernarg_bytes", 28}, {"lds_bytes", 0}, {"scratch_bytes", 0}};
+  Expected<KernelMetadata> m = parseKernelMetadata(doc.dump(), "m.json");
+  ASSERT_TRUE(m.ok()) << m.status().toString();
+  EXPECT_EQ(m->target.backend, Backend::kHip);
+  EXPECT_EQ(m->target.warpSize, 64);
+}
+
 TEST(Metadata, ParsesEveryField) {
   Expected<KernelMetadata> m = parseKernelMetadata(validDoc().dump(), "m.json");
   ASSERT_TRUE(m.ok()) << m.status().toString();

@@ -246,6 +246,9 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
       // segment size also counts stack objects, so it is not used here.)
       metadata.spillStoreBytes = 4 * std::max<int64_t>(0, k.vgprSpillCount);
       metadata.spillLoadBytes = metadata.spillStoreBytes;
+      metadata.codeObject = {k.wavefrontSize, k.vgprCount, k.sgprCount,
+                             k.kernargSegmentSize, k.groupSegmentFixedSize,
+                             k.privateSegmentFixedSize};
       metadata.sharedBytes += std::max<int64_t>(0, k.groupSegmentFixedSize);
     }
   metadata.binaryFile = kernelName + ".hsaco";

@@ -167,6 +167,13 @@ std::string toMetadataJson(const KernelMetadata &m) {
       {"registers", m.registers},
       {"spills", {{"stores", m.spillStoreBytes}, {"loads", m.spillLoadBytes}}},
   };
+  if (m.codeObject.wavefrontSize >= 0)
+    doc["code_object"] = {{"wavefront_size", m.codeObject.wavefrontSize},
+                          {"vgprs", m.codeObject.vgprs},
+                          {"sgprs", m.codeObject.sgprs},
+                          {"kernarg_bytes", m.codeObject.kernargBytes},
+                          {"lds_bytes", m.codeObject.ldsBytes},
+                          {"scratch_bytes", m.codeObject.scratchBytes}};
   return doc.dump(2) + "\n";
 }
 

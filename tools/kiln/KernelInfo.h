@@ -71,6 +71,17 @@ struct KernelMetadata {
   int registers = 0;
   int64_t spillStoreBytes = 0;
   int64_t spillLoadBytes = 0;
+  /// HIP code objects: the kernel's entry of the AMDGPU metadata note
+  /// (NT_AMDGPU_METADATA, amdhsa.kernels), written as "code_object"; absent
+  /// (wavefrontSize < 0) for CUDA.
+  struct CodeObject {
+    int64_t wavefrontSize = -1;
+    int64_t vgprs = -1;
+    int64_t sgprs = -1;
+    int64_t kernargBytes = -1;
+    int64_t ldsBytes = -1;     ///< .group_segment_fixed_size (static LDS)
+    int64_t scratchBytes = -1; ///< .private_segment_fixed_size, per lane
+  } codeObject;
 };
 
 /// metadata.json text (format "kiln-kernel/1"), pretty-printed.
