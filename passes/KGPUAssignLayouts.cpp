@@ -415,20 +415,26 @@ struct KGPUAssignLayouts
         N % 64 == 0 && N <= 256 && K % 64 == 0 && c.isF32())
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
+    auto [wm, wn] = splitWarps(M / 16, N / 8);
+    return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+  }
+
+  /// Splits the CTA's warps over M and N for a dot of `tilesM` x `tilesN`
+  /// instruction tiles: doubled along the dimension with more tiles left
+  /// per warp (M first on a tie); warps beyond the tiles replicate along M.
+  std::pair<unsigned, unsigned> splitWarps(int64_t tilesM, int64_t tilesN) {
     unsigned wm = 1, wn = 1, warps = numWarps;
-    int64_t leftM = M / 16, leftN = N / 8;
-    while (warps > 1 && (leftM > 1 || leftN > 1)) {
-      if (leftM >= leftN) {
+    while (warps > 1 && (tilesM > 1 || tilesN > 1)) {
+      if (tilesM >= tilesN) {
         wm *= 2;
-        leftM = llvm::divideCeil(leftM, 2);
+        tilesM = llvm::divideCeil(tilesM, 2);
       } else {
         wn *= 2;
-        leftN = llvm::divideCeil(leftN, 2);
+        tilesN = llvm::divideCeil(tilesN, 2);
       }
       warps /= 2;
     }
-    wm *= warps;
-    return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+    return {wm * warps, wn};
   }
 
   /// #kgpu.mfma for a tt.dot AMD CDNA matrix cores compute with 16x16
@@ -454,19 +460,7 @@ struct KGPUAssignLayouts
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     if (M % 16 != 0 || N % 16 != 0 || K % (e.isF32() ? 4 : 16) != 0)
       return {};
-    unsigned wm = 1, wn = 1, warps = numWarps;
-    int64_t leftM = M / 16, leftN = N / 16;
-    while (warps > 1 && (leftM > 1 || leftN > 1)) {
-      if (leftM >= leftN) {
-        wm *= 2;
-        leftM = llvm::divideCeil(leftM, 2);
-      } else {
-        wn *= 2;
-        leftN = llvm::divideCeil(leftN, 2);
-      }
-      warps /= 2;
-    }
-    wm *= warps;
+    auto [wm, wn] = splitWarps(M / 16, N / 16);
     return kgpu::MfmaEncodingAttr::get(dot.getContext(), {wm, wn}, {16, 16});
   }
 

@@ -84,6 +84,23 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
                                   b.getI32IntegerAttr(v));
 }
 
+/// i32 index arithmetic on LLVM dialect values with constant operands, for
+/// the address computations of the tensor-core lowerings.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) const { return i32Const(b, loc, v); }
+  Value add(Value x, Value y) const { return LLVM::AddOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) const { return add(x, c(y)); }
+  Value mul(Value x, int64_t y) const { return LLVM::MulOp::create(b, loc, x, c(y)); }
+  Value udiv(Value x, int64_t y) const {
+    return LLVM::UDivOp::create(b, loc, x, c(y));
+  }
+  Value urem(Value x, int64_t y) const {
+    return LLVM::URemOp::create(b, loc, x, c(y));
+  }
+};
+
 SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
   auto st = dyn_cast<LLVM::LLVMStructType>(v.getType());
   if (!st)
@@ -1585,23 +1602,11 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   int64_t repM = std::max<int64_t>(1, M / tileM);
   int64_t repN = std::max<int64_t>(1, N / tileN);
   auto [lane, warp] = laneAndWarp(rewriter, loc, l);
-  auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
-  auto add = [&](Value a, Value b) {
-    return LLVM::AddOp::create(rewriter, loc, a, b).getResult();
-  };
-  auto mul = [&](Value a, int64_t b) {
-    return LLVM::MulOp::create(rewriter, loc, a, c32(b)).getResult();
-  };
-  auto urem = [&](Value a, int64_t b) {
-    return LLVM::URemOp::create(rewriter, loc, a, c32(b)).getResult();
-  };
-  auto udiv = [&](Value a, int64_t b) {
-    return LLVM::UDivOp::create(rewriter, loc, a, c32(b)).getResult();
-  };
-  Value warpM = mul(urem(warp, wm), 16);
-  Value warpN = mul(urem(udiv(warp, wm), wn), 8);
-  Value lane16 = urem(lane, 16);
-  Value laneHalf = udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
+  IndexMath im{rewriter, loc};
+  Value warpM = im.mul(im.urem(warp, wm), 16);
+  Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 8);
+  Value lane16 = im.urem(lane, 16);
+  Value laneHalf = im.udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
 
   Type i32 = rewriter.getI32Type();
   auto x4 = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
@@ -1633,9 +1638,9 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     // gives the address of row l % 16, k half l / 16.
     SmallVector<SmallVector<Value>> aFrag;
     for (int64_t rm = 0; rm < repM; ++rm) {
-      Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
-      Value col = add(mul(laneHalf, 8), c32(kk * 16));
-      Value lin = add(add(mul(row, strideA), col), aElemOffset);
+      Value row = im.urem(im.add(im.add(warpM, lane16), im.c(rm * tileM)), M);
+      Value col = im.add(im.mul(laneHalf, 8), im.c(kk * 16));
+      Value lin = im.add(im.add(im.mul(row, strideA), col), aElemOffset);
       aFrag.push_back(ldmatrix(smemAddress(rewriter, loc, l, aBase, mem, lin),
                                /*trans=*/false));
     }
@@ -1646,11 +1651,11 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
       // B stored N rows of K: ldmatrix (no .trans) of matrices
       // (N tile rn | rn + 1) x (k 0-7 | 8-15); lane l gives the address of
       // row l % 8 of matrix l / 8.
-      Value q = udiv(lane, 8);
-      Value tile = add(c32(rn), repN > 1 ? udiv(q, 2) : c32(0));
-      Value row = urem(add(add(warpN, mul(tile, tileN)), urem(lane, 8)), N);
-      Value col = add(mul(urem(q, 2), 8), c32(kk * 16));
-      Value lin = add(add(mul(row, strideB), col), bElemOffset);
+      Value q = im.udiv(lane, 8);
+      Value tile = im.add(im.c(rn), repN > 1 ? im.udiv(q, 2) : im.c(0));
+      Value row = im.urem(im.add(im.add(warpN, im.mul(tile, tileN)), im.urem(lane, 8)), N);
+      Value col = im.add(im.mul(im.urem(q, 2), 8), im.c(kk * 16));
+      Value lin = im.add(im.add(im.mul(row, strideB), col), bElemOffset);
       auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
                         /*trans=*/false);
       bFrag[rn] = {r[0], r[1]};
@@ -1658,10 +1663,10 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
         bFrag[rn + 1] = {r[2], r[3]};
     }
     for (int64_t rn = 0; rn < repN && !bKMajor; rn += 2) {
-      Value tile = add(c32(rn), repN > 1 ? laneHalf : c32(0));
-      Value col = urem(add(warpN, mul(tile, tileN)), N);
-      Value row = add(lane16, c32(kk * 16));
-      Value lin = add(add(mul(row, strideB), col), bElemOffset);
+      Value tile = im.add(im.c(rn), repN > 1 ? laneHalf : im.c(0));
+      Value col = im.urem(im.add(warpN, im.mul(tile, tileN)), N);
+      Value row = im.add(lane16, im.c(kk * 16));
+      Value lin = im.add(im.add(im.mul(row, strideB), col), bElemOffset);
       auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
                         /*trans=*/true);
       bFrag[rn] = {r[0], r[1]};
@@ -1951,22 +1956,10 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t repM = std::max<int64_t>(1, M / tileM);
     int64_t repN = std::max<int64_t>(1, N / tileN);
     auto [lane, warp] = laneAndWarp(rewriter, loc, l);
-    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
-    auto add = [&](Value a, Value b) -> Value {
-      return LLVM::AddOp::create(rewriter, loc, a, b);
-    };
-    auto mul = [&](Value a, int64_t b) -> Value {
-      return LLVM::MulOp::create(rewriter, loc, a, c32(b));
-    };
-    auto urem = [&](Value a, int64_t b) -> Value {
-      return LLVM::URemOp::create(rewriter, loc, a, c32(b));
-    };
-    auto udiv = [&](Value a, int64_t b) -> Value {
-      return LLVM::UDivOp::create(rewriter, loc, a, c32(b));
-    };
-    Value warpM = mul(urem(warp, wm), 16);
-    Value warpN = mul(urem(udiv(warp, wm), wn), 16);
-    Value lane16 = urem(lane, 16), laneGroup = udiv(lane, 16);
+    IndexMath im{rewriter, loc};
+    Value warpM = im.mul(im.urem(warp, wm), 16);
+    Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 16);
+    Value lane16 = im.urem(lane, 16), laneGroup = im.udiv(lane, 16);
 
     bool isF32 = elem.isF32(), bf16 = elem.isBF16();
     int64_t kw = isF32 ? 1 : 4; // K elements per lane and instruction
@@ -1983,7 +1976,7 @@ struct DotLowering : KPattern<tt::DotOp> {
       Value v = LLVM::UndefOp::create(rewriter, loc, opTy);
       for (auto [j, x] : llvm::enumerate(vals)) {
         Value e = bf16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i16, x)) : x;
-        v = LLVM::InsertElementOp::create(rewriter, loc, v, e, c32(j));
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, e, im.c(j));
       }
       return v;
     };
@@ -1997,29 +1990,29 @@ struct DotLowering : KPattern<tt::DotOp> {
     for (Value v : unpack(rewriter, loc, adaptor.getC()))
       acc.push_back(toAcc(rewriter, loc, v, f32));
     for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-      Value kLane = add(mul(laneGroup, kw), c32(k0));
+      Value kLane = im.add(im.mul(laneGroup, kw), im.c(k0));
       SmallVector<Value> aOps, bOps;
       for (int64_t rm = 0; rm < repM; ++rm) {
-        Value row = urem(add(add(warpM, lane16), c32(rm * tileM)), M);
+        Value row = im.urem(im.add(im.add(warpM, lane16), im.c(rm * tileM)), M);
         SmallVector<Value> vals;
         for (int64_t j = 0; j < kw; ++j)
-          vals.push_back(loadElem(base, add(mul(row, strideA), add(kLane, c32(j)))));
+          vals.push_back(loadElem(base, im.add(im.mul(row, strideA), im.add(kLane, im.c(j)))));
         aOps.push_back(operand(vals));
       }
       for (int64_t rn = 0; rn < repN; ++rn) {
-        Value col = urem(add(add(warpN, lane16), c32(rn * tileN)), N);
+        Value col = im.urem(im.add(im.add(warpN, lane16), im.c(rn * tileN)), N);
         SmallVector<Value> vals;
         for (int64_t j = 0; j < kw; ++j)
-          vals.push_back(loadElem(baseB, add(mul(add(kLane, c32(j)), strideB), col)));
+          vals.push_back(loadElem(baseB, im.add(im.mul(im.add(kLane, im.c(j)), strideB), col)));
         bOps.push_back(operand(vals));
       }
-      Value zero = c32(0);
+      Value zero = im.c(0);
       for (int64_t rm = 0; rm < repM; ++rm)
         for (int64_t rn = 0; rn < repN; ++rn) {
           unsigned first = unsigned((rm * repN + rn) * 4);
           Value c = LLVM::UndefOp::create(rewriter, loc, accVec);
           for (int64_t i = 0; i < 4; ++i)
-            c = LLVM::InsertElementOp::create(rewriter, loc, c, acc[first + i], c32(i));
+            c = LLVM::InsertElementOp::create(rewriter, loc, c, acc[first + i], im.c(i));
           SmallVector<Value> args = {aOps[rm], bOps[rn], c, zero, zero, zero};
           Value d;
           if (isF32)
@@ -2029,7 +2022,7 @@ struct DotLowering : KPattern<tt::DotOp> {
           else
             d = ROCDL::mfma_f32_16x16x16f16::create(rewriter, loc, accVec, args);
           for (int64_t i = 0; i < 4; ++i)
-            acc[first + i] = LLVM::ExtractElementOp::create(rewriter, loc, d, c32(i));
+            acc[first + i] = LLVM::ExtractElementOp::create(rewriter, loc, d, im.c(i));
         }
     }
     SmallVector<Value> out;
@@ -2122,19 +2115,7 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
                                          i32Const(rewriter, loc, slotElems));
     auto modifier = size == 16 ? NVVM::LoadCacheModifierKind::CG
                                : NVVM::LoadCacheModifierKind::CA;
-    auto c32 = [&](int64_t v) { return i32Const(rewriter, loc, v); };
-    auto mul = [&](Value a, int64_t b) -> Value {
-      return LLVM::MulOp::create(rewriter, loc, a, c32(b));
-    };
-    auto add = [&](Value a, Value b) -> Value {
-      return LLVM::AddOp::create(rewriter, loc, a, b);
-    };
-    auto udiv = [&](Value a, int64_t b) -> Value {
-      return LLVM::UDivOp::create(rewriter, loc, a, c32(b));
-    };
-    auto urem = [&](Value a, int64_t b) -> Value {
-      return LLVM::URemOp::create(rewriter, loc, a, c32(b));
-    };
+    IndexMath im{rewriter, loc};
     // Shared-memory rows and columns (swapped for a transposed tile).
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
@@ -2142,27 +2123,27 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     // atom arrangement (see kgpu.async_copy): 16-byte chunk (c % 64) / 8 of
     // atom row `atomRow` goes to chunk ((c % 64) / 8) ^ (atomRow % 8).
     auto swizzled = [&](Value atomRow, Value c) -> Value {
-      Value chunk = LLVM::XOrOp::create(rewriter, loc, udiv(urem(c, 64), 8),
-                                        urem(atomRow, 8));
-      return add(add(mul(urem(atomRow, 8), 128), mul(chunk, 16)),
-                 mul(urem(c, 8), bytes));
+      Value chunk = LLVM::XOrOp::create(rewriter, loc, im.udiv(im.urem(c, 64), 8),
+                                        im.urem(atomRow, 8));
+      return im.add(im.add(im.mul(im.urem(atomRow, 8), 128), im.mul(chunk, 16)),
+                 im.mul(im.urem(c, 8), bytes));
     };
     for (unsigned e : starts) {
       Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
       Value dst;
       if (op.getSwizzle() == 0) {
-        Value lin = add(add(mul(r, op.getRowStride()), c), slotBase);
+        Value lin = im.add(im.add(im.mul(r, op.getRowStride()), c), slotBase);
         dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
       } else {
         Value byteOff;
         if (op.getSwizzle() == 1) // K-major A: rows = M, 64-column blocks
-          byteOff = add(add(mul(udiv(c, 64), rows * 128), mul(udiv(r, 8), 1024)),
+          byteOff = im.add(im.add(im.mul(im.udiv(c, 64), rows * 128), im.mul(im.udiv(r, 8), 1024)),
                         swizzled(r, c));
         else // MN-major B: rows = K; 64-column blocks 1024 B apart
-          byteOff = add(add(mul(udiv(c, 64), 1024),
-                            mul(udiv(r, 8), 1024 * (cols / 64))),
+          byteOff = im.add(im.add(im.mul(im.udiv(c, 64), 1024),
+                            im.mul(im.udiv(r, 8), 1024 * (cols / 64))),
                         swizzled(r, c));
-        byteOff = add(byteOff, mul(adaptor.getSlot(), op.getSlotBytes()));
+        byteOff = im.add(byteOff, im.mul(adaptor.getSlot(), op.getSlotBytes()));
         dst = smemAddress(rewriter, loc, l, op.getOffset(),
                           rewriter.getI8Type(), byteOff);
       }
