@@ -2054,7 +2054,20 @@ struct DotLowering : KPattern<tt::DotOp> {
 
   /// PTX ISA 9.7.9.21 cvt.rna.tf32.f32: f32 rounded to tf32 (10-bit
   /// mantissa), kept in a 32-bit register.
-  static Value roundToTF32(OpBuilder &b, Location loc, Value v) {
+  /// f32 rounded to tf32 (10-bit mantissa), round to nearest with ties
+  /// away from zero. NVPTX: cvt.rna.tf32.f32. Elsewhere, the same on the
+  /// bits: add half a unit of the 13 dropped bits to the magnitude, then
+  /// clear them (Inf and NaN stay Inf and NaN; a carry into the exponent
+  /// is the correct rounding up, to Inf past the largest finite value).
+  Value roundToTF32(OpBuilder &b, Location loc, Value v) const {
+    if (l.target->getName() != "nvptx") {
+      Type i32 = b.getI32Type();
+      Value bits = LLVM::BitcastOp::create(b, loc, i32, v);
+      bits = LLVM::AddOp::create(b, loc, bits, i32Const(b, loc, 0x1000));
+      bits = LLVM::AndOp::create(b, loc, bits,
+                                 i32Const(b, loc, int32_t(0xFFFFE000u)));
+      return LLVM::BitcastOp::create(b, loc, b.getF32Type(), bits);
+    }
     auto asmOp = LLVM::InlineAsmOp::create(
         b, loc, b.getI32Type(),
         ValueRange{LLVM::BitcastOp::create(b, loc, b.getI32Type(), v)},
@@ -2824,6 +2837,12 @@ struct KGPUConvertToLLVM
         // follows the error.
         Type ea = dot.getA().getType().getElementType();
         Type eb = dot.getB().getType().getElementType();
+        if (dot.getA().getType().getRank() != 2) {
+          op->emitError() << "batched (3-D) tt.dot is not supported by the "
+                          << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                          << " lowering yet";
+          return WalkResult::interrupt();
+        }
         if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
             ea != eb) {
           op->emitError() << "tt.dot on " << ea << " x " << eb

@@ -61,3 +61,22 @@ tt.func public @dot_tf32(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %p: !tt.p
   tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// tf32 on AMDGPU: the FMA path rounds the operands to tf32 with integer
+// ops (+0x1000, clear the 13 low bits), not NVPTX's cvt.rna.tf32.f32.
+// CHECK-LABEL: llvm.func @dot_tf32_rounding
+// CHECK-NOT: llvm.inline_asm
+// CHECK-DAG: %[[HALF:.*]] = llvm.mlir.constant(4096 : i32) : i32
+// CHECK-DAG: %[[MASK:.*]] = llvm.mlir.constant(-8192 : i32) : i32
+// CHECK: llvm.add %{{.*}}, %[[HALF]] : i32
+// CHECK-NEXT: llvm.and %{{.*}}, %[[MASK]] : i32
+// CHECK: llvm.intr.fma
+tt.func public @dot_tf32_rounding(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %p: !tt.ptr<f32>) {
+  %c = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<16x16x!tt.ptr<f32>>
+  tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>>
+  tt.return
+}

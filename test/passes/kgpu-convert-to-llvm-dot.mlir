@@ -1,5 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm | FileCheck %s --enable-var-scope
 // RUN: not kiln-opt %S/Inputs/unsupported-dot.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=UNSUP
+// RUN: not kiln-opt %S/Inputs/batched-dot.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=BATCHED
+// RUN: not kiln-opt %S/Inputs/batched-dot.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4' 2>&1 | FileCheck %s --check-prefix=BATCHED-AMD
 
 // tt.dot on CUDA cores: A (32x16 f16) and B (16x32 f16) to dynamic shared
 // memory (2048 bytes), one barrier, then a loop over K whose iteration
@@ -36,3 +38,7 @@ tt.func public @dot_tf32(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %p: !tt.p
 
 // UNSUP: error: tt.dot on 'f8E4M3FN' x 'f8E4M3FN' operands is not supported by the NVPTX lowering yet
 // UNSUP-NOT: failed to legalize
+// BATCHED: batched-dot.mlir:4:8: error: batched (3-D) tt.dot is not supported by the NVPTX lowering yet
+// BATCHED-NOT: failed to legalize
+// BATCHED-AMD: error: batched (3-D) tt.dot is not supported by the AMDGPU lowering yet
+// BATCHED-AMD-NOT: failed to legalize
