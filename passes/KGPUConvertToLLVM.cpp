@@ -1994,10 +1994,19 @@ struct DotLowering : KPattern<tt::DotOp> {
       SmallVector<Value> aOps, bOps;
       for (int64_t rm = 0; rm < repM; ++rm) {
         Value row = im.urem(im.add(im.add(warpM, lane16), im.c(rm * tileM)), M);
-        SmallVector<Value> vals;
-        for (int64_t j = 0; j < kw; ++j)
-          vals.push_back(loadElem(base, im.add(im.mul(row, strideA), im.add(kLane, im.c(j)))));
-        aOps.push_back(operand(vals));
+        Value lin = im.add(im.mul(row, strideA), kLane);
+        if (isF32) {
+          aOps.push_back(loadElem(base, lin));
+          continue;
+        }
+        // A lane's 4 K elements are consecutive in A's row: one 8-byte LDS
+        // read (rows are K + 8 elements, kLane a multiple of 4: aligned).
+        Type memVec = VectorType::get({4}, mem);
+        Value v = LLVM::LoadOp::create(
+            rewriter, loc, memVec, smemAddress(rewriter, loc, l, base, mem, lin),
+            /*alignment=*/8);
+        aOps.push_back(bf16 ? Value(LLVM::BitcastOp::create(rewriter, loc, opTy, v))
+                            : v);
       }
       for (int64_t rn = 0; rn < repN; ++rn) {
         Value col = im.urem(im.add(im.add(warpN, lane16), im.c(rn * tileN)), N);

@@ -9,6 +9,8 @@
 // (<4 x half>); B's 4 are K rows 4 * (l / 16) .. + 3 of column l % 16.
 // LAYOUT: #kgpu.mfma<{warpsPerCTA = [2, 2], instrShape = [16, 16]}>
 // CHECK-LABEL: llvm.func @dot_f16
+// A's 4 K elements per lane are consecutive: one 8-byte LDS read.
+// CHECK: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
 // CHECK-COUNT-16: rocdl.mfma.f32.16x16x16f16 {{.*}} : (vector<4xf16>, vector<4xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // CHECK-NOT: rocdl.mfma
 // CHECK: llvm.return
@@ -26,6 +28,8 @@ tt.func public @dot_f16(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %p: !tt.pt
 // 16x16x16 on 4 waves: one tile, the extra waves replicate along M.
 // LAYOUT: #kgpu.mfma<{warpsPerCTA = [4, 1], instrShape = [16, 16]}>
 // CHECK-LABEL: llvm.func @dot_bf16
+// CHECK: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xbf16>
+// CHECK-NEXT: llvm.bitcast {{.*}} : vector<4xbf16> to vector<4xi16>
 // CHECK: rocdl.mfma.f32.16x16x16bf16.1k {{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // CHECK-NOT: rocdl.mfma
 tt.func public @dot_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %p: !tt.ptr<f32>) {
