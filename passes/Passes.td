@@ -92,14 +92,19 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     issues the copies for iteration i + num-stages - 1 (masked off past the
     end) and multiplies from shared memory (`kgpu.local_dot`).
 
-    Applies when: the body holds exactly one tt.dot with an mma accumulator
-    carried by the loop; A and B come straight from tt.loads of 16-bit
-    elements with a zero (or no) `other`, movable as 4, 8 or 16 contiguous
-    bytes per thread along their rows (or, for B, along K: stored
-    transposed), with masks that bound K only; everything else in the body computes
-    those loads' pointers and masks or advances loop-carried pointers
-    (pure ops only), and those pointers are not used after the loop. Other
-    loops are left as they are.
+    Applies when: an i32, signed-compare loop whose body holds exactly one
+    tt.dot with an mma accumulator carried by the loop; A and B come
+    straight from non-volatile tt.loads of 16-bit elements with a zero (or
+    no) `other`, movable as 4, 8 or 16 contiguous bytes per thread along
+    their rows (or, for B, along K: stored transposed), with masks that
+    bound K only; everything else in the body computes those loads'
+    pointers and masks or advances loop-carried pointers (pure ops that do
+    not use shared memory themselves), and those pointers are not used
+    after the loop. Other loops are left as they are.
+
+    With `wgmma`, slots use wgmma's 128-byte swizzled arrangements and the
+    multiply is `kgpu.local_dot` with `wgmma`, issued before the next
+    iteration's copies and waited for (`kgpu.wgmma_wait`) after them.
   }];
   let dependentDialects = ["::kiln::kgpu::KGPUDialect",
                            "::mlir::arith::ArithDialect"];
