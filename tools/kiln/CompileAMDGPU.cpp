@@ -179,22 +179,14 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   } else {
     llvm::consumeError(ocml.takeError());
   }
-  if (kiln::cache::Status valid = job.validate(); !valid.ok())
-    return fail("invalid compile job: " + valid.message());
-  const std::string jobKey = job.key();
-  if (outcome) {
-    outcome->jobKey = jobKey;
-    outcome->kernel = kernelName;
-    outcome->dir = dir;
-  }
+  llvm::Expected<std::string> key = keyCompileJob(job, kernelName, dir, outcome);
+  if (!key)
+    return fail(llvm::toString(key.takeError()));
+  const std::string jobKey = *key;
 
   auto compileToDir = [&]() -> int {
-  llvm::SmallString<256> stagesDir(dir);
-  if (options.stageDump)
-    llvm::sys::path::append(stagesDir, "stages");
-  if (std::error_code ec = llvm::sys::fs::create_directories(stagesDir))
-    return fail("cannot create output directory " + stagesDir + ": " +
-                ec.message());
+  if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
+    return fail(llvm::toString(std::move(err)));
   auto pipelineStart = std::chrono::steady_clock::now();
   mlir::PassManager pm(&context);
   kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);

@@ -352,6 +352,31 @@ createStageDumper(mlir::ModuleOp root, const std::string &dir,
   return std::make_unique<StageDumper>(root, dir, kernel, dumpAll);
 }
 
+llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
+                                          const std::string &kernel,
+                                          const std::string &dir,
+                                          CompileOutcome *outcome) {
+  if (kiln::cache::Status valid = job.validate(); !valid.ok())
+    return llvm::createStringError("invalid compile job: " + valid.message());
+  std::string key = job.key();
+  if (outcome) {
+    outcome->jobKey = key;
+    outcome->kernel = kernel;
+    outcome->dir = dir;
+  }
+  return key;
+}
+
+llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump) {
+  llvm::SmallString<256> path(dir);
+  if (stageDump)
+    llvm::sys::path::append(path, "stages");
+  if (std::error_code ec = llvm::sys::fs::create_directories(path))
+    return llvm::createStringError("cannot create output directory " + path +
+                                   ": " + ec.message());
+  return llvm::Error::success();
+}
+
 int compileThroughCache(const kiln::cache::CompileJob &job,
                         const CompileOptions &options,
                         const std::string &kernel, const std::string &dir,
@@ -494,22 +519,14 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (!toolchain)
     return fail(llvm::toString(toolchain.takeError()));
   job.toolchain = *toolchain;
-  if (kiln::cache::Status valid = job.validate(); !valid.ok())
-    return fail("invalid compile job: " + valid.message());
-  const std::string jobKey = job.key();
-  if (outcome) {
-    outcome->jobKey = jobKey;
-    outcome->kernel = kernelName;
-    outcome->dir = dir;
-  }
+  llvm::Expected<std::string> key = keyCompileJob(job, kernelName, dir, outcome);
+  if (!key)
+    return fail(llvm::toString(key.takeError()));
+  const std::string jobKey = *key;
 
   auto compileToDir = [&]() -> int {
-  llvm::SmallString<256> stagesDir(dir);
-  if (options.stageDump)
-    llvm::sys::path::append(stagesDir, "stages");
-  if (std::error_code ec = llvm::sys::fs::create_directories(stagesDir))
-    return fail("cannot create output directory " + stagesDir + ": " +
-                ec.message());
+  if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
+    return fail(llvm::toString(std::move(err)));
   auto artifact = [&](llvm::StringRef name) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name);

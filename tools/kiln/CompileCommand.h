@@ -11,6 +11,9 @@
 
 #include "cache/CompileJob.h"
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -113,6 +116,17 @@ int runCompileAMDGPU(const CompileOptions &options,
 std::unique_ptr<mlir::PassInstrumentation>
 createStageDumper(mlir::ModuleOp root, const std::string &dir,
                   const std::string &kernel, bool dumpAll);
+
+/// Validates `job` and returns its key, recorded with `kernel` and `dir` in
+/// `outcome` (if any); an invalid job is an error naming the field.
+llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
+                                          const std::string &kernel,
+                                          const std::string &dir,
+                                          CompileOutcome *outcome);
+
+/// Creates the artifact directory `dir` and, with `stageDump`, its
+/// `stages/` subdirectory.
+llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump);
 
 /// Runs `compileToDir` (which writes the artifacts into `dir`) through the
 /// cache: a verified hit writes the stored `artifactNames` to `dir`; a miss
