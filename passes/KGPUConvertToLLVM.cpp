@@ -1771,10 +1771,7 @@ struct DotLowering : KPattern<tt::DotOp> {
       colOf.push_back(c - colKeys.begin());
     }
     Type accTy = isInt ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
-    Type cElem = getTypeConverter()->convertType(cT.getElementType());
-    SmallVector<Value> init;
-    for (Value v : unpack(rewriter, loc, adaptor.getC()))
-      init.push_back(toAcc(rewriter, loc, v, accTy));
+    SmallVector<Value> init = accumulators(rewriter, loc, adaptor.getC(), accTy);
     bool tf32 = elem.isF32() &&
                 op.getInputPrecision() == tt::InputPrecision::TF32;
 
@@ -1817,11 +1814,8 @@ struct DotLowering : KPattern<tt::DotOp> {
       }
       scf::YieldOp::create(rewriter, loc, next);
     }
-    SmallVector<Value> out;
-    for (Value v : loop.getResults())
-      out.push_back(fromAcc(rewriter, loc, v, cElem));
-    rewriter.replaceOp(op, pack(rewriter, loc,
-                                getTypeConverter()->convertType(op.getType()), out));
+    replaceWithAccumulators(rewriter, getTypeConverter(), op,
+                            SmallVector<Value>(loop.getResults()));
     return success();
   }
 
@@ -1895,31 +1889,15 @@ struct DotLowering : KPattern<tt::DotOp> {
                            ConversionPatternRewriter &rewriter,
                            int64_t base) const {
     Location loc = op.getLoc();
-    auto aT = op.getA().getType(), bT = op.getB().getType();
-    auto cT = op.getC().getType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    Type mem = getTypeConverter()->convertType(aT.getElementType());
-    int64_t strideA = paddedStride(K), strideB = paddedStride(N);
-    int64_t baseB = base + llvm::alignTo(M * strideA * 2, 16);
-
-    if (l.smemShared || inLoop(op))
-      l.target->barrier(rewriter, loc);
-    storeRows(rewriter, loc, adaptor.getA(), aT, base, strideA, mem);
-    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, strideB, mem);
-    l.target->barrier(rewriter, loc);
-
-    Type cElem = getTypeConverter()->convertType(cT.getElementType());
-    SmallVector<Value> acc;
-    for (Value v : unpack(rewriter, loc, adaptor.getC()))
-      acc.push_back(toAcc(rewriter, loc, v, rewriter.getF32Type()));
+    int64_t baseB = stageOperands(op, adaptor, rewriter, base);
+    SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
+                                          rewriter.getF32Type());
     Value zero = i32Const(rewriter, loc, 0);
-    acc = emitMmaV2(rewriter, loc, l, cast<kgpu::MmaEncodingAttr>(cT.getEncoding()),
-                    aT, bT, acc, base, zero, baseB, zero);
-    SmallVector<Value> out;
-    for (Value v : acc)
-      out.push_back(fromAcc(rewriter, loc, v, cElem));
-    rewriter.replaceOp(op, pack(rewriter, loc,
-                                getTypeConverter()->convertType(op.getType()), out));
+    acc = emitMmaV2(rewriter, loc, l,
+                    cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding()),
+                    op.getA().getType(), op.getB().getType(), acc, base, zero,
+                    baseB, zero);
+    replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
 
@@ -1935,7 +1913,6 @@ struct DotLowering : KPattern<tt::DotOp> {
                           ConversionPatternRewriter &rewriter,
                           int64_t base) const {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     auto aT = op.getA().getType(), bT = op.getB().getType();
     auto cT = op.getC().getType();
     auto mfma = cast<kgpu::MfmaEncodingAttr>(cT.getEncoding());
@@ -1943,13 +1920,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     Type elem = aT.getElementType();
     Type mem = getTypeConverter()->convertType(elem);
     int64_t strideA = paddedStride(K), strideB = paddedStride(N);
-    int64_t baseB = base + llvm::alignTo(M * strideA * bitWidth(mem) / 8, 16);
-
-    if (l.smemShared || inLoop(op))
-      l.target->barrier(rewriter, loc);
-    storeRows(rewriter, loc, adaptor.getA(), aT, base, strideA, mem);
-    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, strideB, mem);
-    l.target->barrier(rewriter, loc);
+    int64_t baseB = stageOperands(op, adaptor, rewriter, base);
 
     unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
     int64_t tileM = 16 * wm, tileN = 16 * wn;
@@ -1985,10 +1956,7 @@ struct DotLowering : KPattern<tt::DotOp> {
                                   smemAddress(rewriter, loc, l, byteBase, mem, lin));
     };
 
-    Type cElem = getTypeConverter()->convertType(cT.getElementType());
-    SmallVector<Value> acc;
-    for (Value v : unpack(rewriter, loc, adaptor.getC()))
-      acc.push_back(toAcc(rewriter, loc, v, f32));
+    SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(), f32);
     for (int64_t k0 = 0; k0 < K; k0 += kStep) {
       Value kLane = im.add(im.mul(laneGroup, kw), im.c(k0));
       SmallVector<Value> aOps, bOps;
@@ -2034,12 +2002,51 @@ struct DotLowering : KPattern<tt::DotOp> {
             acc[first + i] = LLVM::ExtractElementOp::create(rewriter, loc, d, im.c(i));
         }
     }
+    replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
+    return success();
+  }
+
+  /// The thread's accumulator values (converted operand `c`) widened to
+  /// `acc` (f32 or i32).
+  static SmallVector<Value> accumulators(OpBuilder &b, Location loc, Value c,
+                                         Type acc) {
+    SmallVector<Value> out;
+    for (Value v : unpack(b, loc, c))
+      out.push_back(toAcc(b, loc, v, acc));
+    return out;
+  }
+
+  /// Replaces the dot-like `op` by `acc` narrowed to its element type.
+  static void replaceWithAccumulators(ConversionPatternRewriter &rewriter,
+                                      const TypeConverter *tc, Operation *op,
+                                      ArrayRef<Value> acc) {
+    Location loc = op->getLoc();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Type elem = tc->convertType(type.getElementType());
     SmallVector<Value> out;
     for (Value v : acc)
-      out.push_back(fromAcc(rewriter, loc, v, cElem));
-    rewriter.replaceOp(op, pack(rewriter, loc,
-                                getTypeConverter()->convertType(op.getType()), out));
-    return success();
+      out.push_back(fromAcc(rewriter, loc, v, elem));
+    rewriter.replaceOp(op, pack(rewriter, loc, tc->convertType(type), out));
+  }
+
+  /// The tensor-core paths' staging: A (MxK) and B (KxN) row-major into
+  /// shared memory at `base`, rows padded (paddedStride), between barriers.
+  /// Returns B's byte offset.
+  int64_t stageOperands(tt::DotOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter,
+                        int64_t base) const {
+    Location loc = op.getLoc();
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    Type mem = getTypeConverter()->convertType(aT.getElementType());
+    int64_t baseB =
+        base + llvm::alignTo(M * paddedStride(K) * bitWidth(mem) / 8, 16);
+    if (l.smemShared || inLoop(op))
+      l.target->barrier(rewriter, loc);
+    storeRows(rewriter, loc, adaptor.getA(), aT, base, paddedStride(K), mem);
+    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, paddedStride(N), mem);
+    l.target->barrier(rewriter, loc);
+    return baseB;
   }
 
   static Value toAcc(OpBuilder &b, Location loc, Value v, Type acc) {
@@ -2326,18 +2333,13 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     auto mma = dyn_cast<kgpu::MmaEncodingAttr>(cT.getEncoding());
     if (!kgpu::isMmaV2(mma))
       return op.emitError() << "local_dot needs an mma.sync accumulator layout";
-    Type cElem = getTypeConverter()->convertType(cT.getElementType());
-    SmallVector<Value> acc;
-    for (Value v : unpack(rewriter, loc, adaptor.getAcc()))
-      acc.push_back(DotLowering::toAcc(rewriter, loc, v, rewriter.getF32Type()));
+    SmallVector<Value> acc = DotLowering::accumulators(
+        rewriter, loc, adaptor.getAcc(), rewriter.getF32Type());
     unsigned bytes = bitWidth(aT.getElementType()) / 8;
     if (op.getWgmma()) {
       acc = emitWgmma(rewriter, loc, op, adaptor.getSlot(), acc);
-      SmallVector<Value> out;
-      for (Value v : acc)
-        out.push_back(DotLowering::fromAcc(rewriter, loc, v, cElem));
-      rewriter.replaceOp(op, pack(rewriter, loc,
-                                  getTypeConverter()->convertType(op.getType()), out));
+      DotLowering::replaceWithAccumulators(rewriter, getTypeConverter(), op,
+                                           acc);
       return success();
     }
     auto slotOffset = [&](int64_t slotBytes) -> Value {
@@ -2347,11 +2349,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
                     slotOffset(op.getASlotBytes()), op.getBOffset(),
                     slotOffset(op.getBSlotBytes()), op.getBKMajor());
-    SmallVector<Value> out;
-    for (Value v : acc)
-      out.push_back(DotLowering::fromAcc(rewriter, loc, v, cElem));
-    rewriter.replaceOp(op, pack(rewriter, loc,
-                                getTypeConverter()->convertType(op.getType()), out));
+    DotLowering::replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
 };
