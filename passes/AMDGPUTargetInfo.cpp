@@ -254,6 +254,21 @@ public:
     return LLVM::FDivOp::create(b, loc, x, y);
   }
 
+  /// No conversion instruction: on the bits, add half a unit of the 13
+  /// dropped bits to the magnitude, then clear them (Inf and NaN stay Inf
+  /// and NaN; a carry into the exponent is the correct rounding up, to Inf
+  /// past the largest finite value).
+  Value roundToTF32(OpBuilder &b, Location loc, Value x) override {
+    Type i32 = b.getI32Type();
+    Value bits = LLVM::BitcastOp::create(b, loc, i32, x);
+    bits = LLVM::AddOp::create(
+        b, loc, bits, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1000)));
+    bits = LLVM::AndOp::create(
+        b, loc, bits,
+        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(int32_t(0xFFFFE000u))));
+    return LLVM::BitcastOp::create(b, loc, b.getF32Type(), bits);
+  }
+
   void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {
     OpBuilder b(fn.getContext());
     fn->setAttr("rocdl.kernel", b.getUnitAttr());

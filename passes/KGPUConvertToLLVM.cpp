@@ -1788,7 +1788,7 @@ struct DotLowering : KPattern<tt::DotOp> {
                                        smemAddress(rewriter, loc, l, base, mem, lin));
         v = toAcc(rewriter, loc, v, accTy);
         if (tf32)
-          v = roundToTF32(rewriter, loc, v);
+          v = l.target->roundToTF32(rewriter, loc, v);
         return v;
       };
       SmallVector<Value> aVals, bVals;
@@ -2070,29 +2070,6 @@ struct DotLowering : KPattern<tt::DotOp> {
 
   /// PTX ISA 9.7.9.21 cvt.rna.tf32.f32: f32 rounded to tf32 (10-bit
   /// mantissa), kept in a 32-bit register.
-  /// f32 rounded to tf32 (10-bit mantissa), round to nearest with ties
-  /// away from zero. NVPTX: cvt.rna.tf32.f32. Elsewhere, the same on the
-  /// bits: add half a unit of the 13 dropped bits to the magnitude, then
-  /// clear them (Inf and NaN stay Inf and NaN; a carry into the exponent
-  /// is the correct rounding up, to Inf past the largest finite value).
-  Value roundToTF32(OpBuilder &b, Location loc, Value v) const {
-    if (l.target->getName() != "nvptx") {
-      Type i32 = b.getI32Type();
-      Value bits = LLVM::BitcastOp::create(b, loc, i32, v);
-      bits = LLVM::AddOp::create(b, loc, bits, i32Const(b, loc, 0x1000));
-      bits = LLVM::AndOp::create(b, loc, bits,
-                                 i32Const(b, loc, int32_t(0xFFFFE000u)));
-      return LLVM::BitcastOp::create(b, loc, b.getF32Type(), bits);
-    }
-    auto asmOp = LLVM::InlineAsmOp::create(
-        b, loc, b.getI32Type(),
-        ValueRange{LLVM::BitcastOp::create(b, loc, b.getI32Type(), v)},
-        "cvt.rna.tf32.f32 $0, $1;", "=r,r", /*has_side_effects=*/false,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
-    return LLVM::BitcastOp::create(b, loc, b.getF32Type(), asmOp.getResult(0));
-  }
 };
 
 struct UnsplatLowering : KPattern<tt::UnsplatOp> {

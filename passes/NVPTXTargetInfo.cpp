@@ -357,6 +357,19 @@ public:
     return asmOp.getResult(0);
   }
 
+  /// PTX ISA 9.7.9.21 cvt.rna.tf32.f32 (the result kept in a 32-bit
+  /// register).
+  Value roundToTF32(OpBuilder &b, Location loc, Value x) override {
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, b.getI32Type(),
+        ValueRange{LLVM::BitcastOp::create(b, loc, b.getI32Type(), x)},
+        "cvt.rna.tf32.f32 $0, $1;", "=r,r", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    return LLVM::BitcastOp::create(b, loc, b.getF32Type(), asmOp.getResult(0));
+  }
+
   void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {
     OpBuilder b(fn.getContext());
     fn->setAttr("nvvm.kernel", b.getUnitAttr());

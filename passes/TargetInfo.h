@@ -89,6 +89,11 @@ public:
   virtual mlir::Value fastDivF32(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value x, mlir::Value y) = 0;
 
+  /// An f32 rounded to tf32 (10-bit mantissa, round to nearest, ties away
+  /// from zero), as tensor cores see tt.dot operands of inputPrecision tf32.
+  virtual mlir::Value roundToTF32(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value x) = 0;
+
   /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
   virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
 };
