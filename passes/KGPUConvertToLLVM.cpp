@@ -1596,7 +1596,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   Type elem = aT.getElementType();
   Type mem = elem; // f16 / bf16 are their own LLVM types
   bool bf16 = elem.isBF16();
-  int64_t strideA = K + 8, strideB = bKMajor ? K + 8 : N + 8;
+  int64_t strideA = kgpu::getPaddedRowStride(K),
+          strideB = kgpu::getPaddedRowStride(bKMajor ? K : N);
   unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   int64_t tileM = 16 * wm, tileN = 8 * wn;
   int64_t repM = std::max<int64_t>(1, M / tileM);
@@ -1819,25 +1820,23 @@ struct DotLowering : KPattern<tt::DotOp> {
     return success();
   }
 
-  /// Row strides (in elements) of A and B in shared memory for the
-  /// mma.sync path: rows padded by 16 bytes so that the 8 row addresses of
-  /// one ldmatrix 8x8 matrix fall in distinct bank groups.
-  static int64_t paddedStride(int64_t cols) { return cols + 8; }
-
-  /// Shared memory bytes the mma.sync path of `op` uses (A then B, padded).
-  static int64_t mmaV2SharedBytes(tt::DotOp op) {
-    auto aT = op.getA().getType(), bT = op.getB().getType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    return llvm::alignTo(M * paddedStride(K) * 2, 16) + K * paddedStride(N) * 2;
+  /// Byte offset of B after A when stageOperands stages `op`'s operands
+  /// (A's padded rows, 16-byte aligned).
+  static int64_t stagedBOffset(tt::DotOp op) {
+    auto aT = op.getA().getType();
+    int64_t bytes = aT.getElementType().getIntOrFloatBitWidth() / 8;
+    return llvm::alignTo(
+        aT.getDimSize(0) * kgpu::getPaddedRowStride(aT.getDimSize(1)) * bytes,
+        16);
   }
 
-  /// Shared memory bytes the MFMA path of `op` uses (A then B, padded).
-  static int64_t mfmaSharedBytes(tt::DotOp op) {
-    auto aT = op.getA().getType(), bT = op.getB().getType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    int64_t bytes = aT.getElementType().getIntOrFloatBitWidth() / 8;
-    return llvm::alignTo(M * paddedStride(K) * bytes, 16) +
-           K * paddedStride(N) * bytes;
+  /// Shared memory bytes stageOperands uses for `op` (A then B, padded):
+  /// the mma.sync and MFMA paths.
+  static int64_t stagedBytes(tt::DotOp op) {
+    auto bT = op.getB().getType();
+    int64_t bytes = bT.getElementType().getIntOrFloatBitWidth() / 8;
+    return stagedBOffset(op) +
+           bT.getDimSize(0) * kgpu::getPaddedRowStride(bT.getDimSize(1)) * bytes;
   }
 
   /// Stores a 2-D tensor (16- or 32-bit elements) row-major with `stride`
@@ -1919,7 +1918,8 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type elem = aT.getElementType();
     Type mem = getTypeConverter()->convertType(elem);
-    int64_t strideA = paddedStride(K), strideB = paddedStride(N);
+    int64_t strideA = kgpu::getPaddedRowStride(K),
+            strideB = kgpu::getPaddedRowStride(N);
     int64_t baseB = stageOperands(op, adaptor, rewriter, base);
 
     unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
@@ -2030,21 +2030,22 @@ struct DotLowering : KPattern<tt::DotOp> {
   }
 
   /// The tensor-core paths' staging: A (MxK) and B (KxN) row-major into
-  /// shared memory at `base`, rows padded (paddedStride), between barriers.
+  /// shared memory at `base`, rows padded (kgpu::getPaddedRowStride),
+  /// between barriers.
   /// Returns B's byte offset.
   int64_t stageOperands(tt::DotOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter,
                         int64_t base) const {
     Location loc = op.getLoc();
     auto aT = op.getA().getType(), bT = op.getB().getType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(aT.getElementType());
-    int64_t baseB =
-        base + llvm::alignTo(M * paddedStride(K) * bitWidth(mem) / 8, 16);
+    int64_t baseB = base + stagedBOffset(op);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
-    storeRows(rewriter, loc, adaptor.getA(), aT, base, paddedStride(K), mem);
-    storeRows(rewriter, loc, adaptor.getB(), bT, baseB, paddedStride(N), mem);
+    storeRows(rewriter, loc, adaptor.getA(), aT, base,
+              kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
+    storeRows(rewriter, loc, adaptor.getB(), bT, baseB,
+              kgpu::getPaddedRowStride(bT.getDimSize(1)), mem);
     l.target->barrier(rewriter, loc);
     return baseB;
   }
@@ -2936,10 +2937,9 @@ struct KGPUConvertToLLVM
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        if (kgpu::isMmaV2(dot.getC().getType().getEncoding()))
-          allocate(op, DotLowering::mmaV2SharedBytes(dot));
-        else if (isa<kgpu::MfmaEncodingAttr>(dot.getC().getType().getEncoding()))
-          allocate(op, DotLowering::mfmaSharedBytes(dot));
+        Attribute acc = dot.getC().getType().getEncoding();
+        if (kgpu::isMmaV2(acc) || isa<kgpu::MfmaEncodingAttr>(acc))
+          allocate(op, DotLowering::stagedBytes(dot));
         else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,

@@ -53,9 +53,7 @@ using namespace kiln;
 
 namespace {
 
-/// Row stride in elements of a tile with `cols` columns in shared memory;
-/// must match the mma.sync lowering (KGPUConvertToLLVM.cpp, paddedStride).
-int64_t paddedStride(int64_t cols) { return cols + 8; }
+using kiln::kgpu::getPaddedRowStride;
 
 /// What a pipelinable loop looks like (see matchLoop).
 struct LoopPlan {
@@ -279,7 +277,7 @@ struct KGPUPipelineDotLoops
       kgpu::AsyncCopyOp::create(
           b, loc, map.lookupOrDefault(load.getPtr()), mask, slot,
           b.getI64IntegerAttr(offsets[i]), b.getI64IntegerAttr(slotBytes[i]),
-          b.getI64IntegerAttr(swizzle[i] ? cols : paddedStride(cols)),
+          b.getI64IntegerAttr(swizzle[i] ? cols : getPaddedRowStride(cols)),
           b.getI32IntegerAttr(swizzle[i]),
           transpose ? b.getUnitAttr() : UnitAttr());
     }
@@ -300,17 +298,17 @@ struct KGPUPipelineDotLoops
       return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
           .getResult();
     };
-    // Shared memory: S slots of A (M x paddedStride(K) 16-bit elements),
-    // then S slots of B (K x paddedStride(N)).
+    // Shared memory: S slots of A (M x getPaddedRowStride(K) 16-bit elements),
+    // then S slots of B (K x getPaddedRowStride(N)).
     auto aT = plan.dot.getA().getType(), bT = plan.dot.getB().getType();
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     bool useWgmma = wgmma && wgmmaFits(plan.dot);
     // Padded rows for ldmatrix; dense 128-byte swizzled atoms (1024-byte
     // aligned slots) for wgmma.
     int64_t slotBytes[2] = {
-        int64_t(llvm::alignTo(M * paddedStride(K) * 2, 16)),
-        int64_t(llvm::alignTo(plan.bKMajor ? N * paddedStride(K) * 2
-                                           : K * paddedStride(N) * 2,
+        int64_t(llvm::alignTo(M * getPaddedRowStride(K) * 2, 16)),
+        int64_t(llvm::alignTo(plan.bKMajor ? N * getPaddedRowStride(K) * 2
+                                           : K * getPaddedRowStride(N) * 2,
                               16))};
     if (useWgmma) {
       slotBytes[0] = llvm::alignTo(M * K * 2, 1024);

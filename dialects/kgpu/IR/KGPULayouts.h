@@ -58,6 +58,13 @@ getThreadBaseTerms(mlir::Attribute layout);
 /// (sizePerThread x threadsPerWarp x warpsPerCTA for blocked).
 llvm::SmallVector<int64_t> getTileShape(mlir::Attribute layout);
 
+/// Row stride, in elements, of a 16-bit (or 32-bit) dot operand tile staged
+/// row-major in shared memory by the ldmatrix / MFMA lowerings and the
+/// K-loop pipeline (not the swizzled wgmma tiles): rows padded by 8
+/// elements (16 bytes for 16-bit types), so that the 8 row addresses one
+/// ldmatrix 8x8 matrix reads fall in distinct bank groups.
+inline int64_t getPaddedRowStride(int64_t cols) { return cols + 8; }
+
 /// The layout attached to a ranked tensor type, or null.
 mlir::Attribute getLayout(mlir::Type type);
 
