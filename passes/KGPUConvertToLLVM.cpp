@@ -2198,12 +2198,93 @@ struct AsyncWaitLowering : KPattern<kgpu::AsyncWaitOp> {
   }
 };
 
+/// Replaces `op` (whose operands, converted, are `values`) with one asm
+/// statement `text` whose outputs are tied to the 32-bit registers of
+/// `values` ("=r" outputs, inputs tied to them): LLVM keeps every read of
+/// those registers after it and copies none of them across it.
+static LogicalResult
+replaceWithTiedAsm(ConversionPatternRewriter &rewriter,
+                   const TypeConverter *converter, Operation *op,
+                   ValueRange values, StringRef text) {
+  Location loc = op->getLoc();
+  SmallVector<Value> regs;
+  SmallVector<size_t> counts;
+  for (Value v : values) {
+    SmallVector<Value> elems = unpack(rewriter, loc, v);
+    for (Value e : elems)
+      if (!e.getType().isF32() && !e.getType().isInteger(32))
+        return op->emitError() << op->getName()
+                               << " ties 32-bit accumulator registers, got "
+                               << e.getType();
+    counts.push_back(elems.size());
+    regs.append(elems);
+  }
+  std::string constraints;
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += "=r,";
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < regs.size() ? "," : "");
+  SmallVector<Type> types;
+  for (Value r : regs)
+    types.push_back(r.getType());
+  Type resultTy = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, resultTy, regs, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  SmallVector<Value> outs = unpack(rewriter, loc, asmOp.getResult(0));
+  SmallVector<Value> results;
+  size_t at = 0;
+  for (auto [n, res] : llvm::zip(counts, op->getResults())) {
+    Type ty = converter->convertType(res.getType());
+    results.push_back(pack(rewriter, loc, ty, ArrayRef<Value>(outs).slice(at, n)));
+    at += n;
+  }
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
 struct WgmmaWaitLowering : KPattern<kgpu::WgmmaWaitOp> {
   using KPattern::KPattern;
   LogicalResult
-  matchAndRewrite(kgpu::WgmmaWaitOp op, OpAdaptor,
+  matchAndRewrite(kgpu::WgmmaWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), op.getPending());
+    if (op.getValues().empty()) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                         op.getPending());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    return replaceWithTiedAsm(rewriter, getTypeConverter(), op,
+                              adaptor.getValues(),
+                              "wgmma.wait_group.sync.aligned " +
+                                  std::to_string(op.getPending()) + ";");
+  }
+};
+
+struct WgmmaFenceLowering : KPattern<kgpu::WgmmaFenceOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::WgmmaFenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getValues().empty()) {
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, op.getLoc());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    return replaceWithTiedAsm(rewriter, getTypeConverter(), op,
+                              adaptor.getValues(), "wgmma.fence.sync.aligned;");
+  }
+};
+
+struct BarrierLowering : KPattern<kgpu::BarrierOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    l.target->barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -2719,7 +2800,8 @@ bool isSupported(Operation *op) {
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
              tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
              kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
-             kgpu::WgmmaWaitOp>(op);
+             kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
+             kgpu::BarrierOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -3035,7 +3117,8 @@ struct KGPUConvertToLLVM
                  GatherLowering, UnsplatLowering, AssertLowering,
                  DotLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
                  AsyncWaitLowering, LocalDotLowering,
-                 WgmmaWaitLowering>(converter, ctx, l);
+                 WgmmaWaitLowering, WgmmaFenceLowering,
+                 BarrierLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic

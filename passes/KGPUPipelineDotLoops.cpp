@@ -20,13 +20,15 @@
 //   }
 //   kgpu.async_wait 0
 // With wgmma (sm_90a) the body is: async_wait S-2; local_dot (issued, not
-// waited for); the copies of iteration i+S-1 (issued while the tensor cores
-// run); kgpu.wgmma_wait 0. Alternatives measured slower on the H200
-// (docs/BENCHMARKS.md): waiting inside local_dot before issuing the copies;
-// keeping one wgmma group in flight across iterations, either with a second
-// barrier per iteration or with copies only S-2 iterations ahead; and
-// waiting at the next iteration's top made ptxas serialize the wgmma
-// instructions (its accumulators were read across the back edge).
+// waited for); wgmma_wait 1 (the previous iteration's group is done, this
+// one stays in flight, its accumulator tied through the wait and the back
+// edge into the next group); barrier (no warpgroup still reads slot
+// (i-1) % S); the copies of iteration i+S-1 into that slot. The loop runs
+// under `if (lb < ub)`, with the wgmma_wait 0 of its last group inside,
+// and starts from an accumulator tied through a wgmma_fence: otherwise
+// ptxas serializes every wgmma (C7514). Alternatives measured slower on the
+// H200 (docs/BENCHMARKS.md): waiting within each iteration, before or after
+// issuing the copies, and copies only S-2 iterations ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -335,8 +337,26 @@ struct KGPUPipelineDotLoops
                          slotBytes, swizzle);
     }
 
-    SmallVector<Value> inits = {loop.getInitArgs()[plan.accIndex], c32(0)};
+    Value accInit = loop.getInitArgs()[plan.accIndex];
+    if (useWgmma)
+      accInit = kgpu::WgmmaFenceOp::create(b, loc, TypeRange{accInit.getType()},
+                                           ValueRange{accInit})
+                    .getResult(0);
+    SmallVector<Value> inits = {accInit, c32(0)};
     inits.append(args);
+    // wgmma: the loop runs inside `if (lb < ub)` and its last group is
+    // waited for there, before the path that skips the loop joins: ptxas
+    // serializes wgmma (C7514) when a wait that retires groups in flight
+    // sits where a path without wgmma merges in.
+    scf::IfOp guardIf;
+    if (useWgmma) {
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+      guardIf = scf::IfOp::create(b, loc, TypeRange{accInit.getType()}, any,
+                                  /*withElseRegion=*/true);
+      b.setInsertionPointToStart(&guardIf.getElseRegion().front());
+      scf::YieldOp::create(b, loc, ValueRange{accInit});
+      b.setInsertionPointToStart(&guardIf.getThenRegion().front());
+    }
     auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
     {
       OpBuilder::InsertionGuard guard(b);
@@ -353,12 +373,10 @@ struct KGPUPipelineDotLoops
           b, loc, newLoop.getInductionVar(),
           arith::MulIOp::create(b, loc, step, c32(S - 1)));
       Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-      // Refill the slot the previous iteration read (every warp is past
-      // the barrier above, so done with it) and multiply this slot; the
-      // copies run while the tensor cores work. wgmma is asynchronous: it
-      // is issued first, the copies are issued while it runs, then it is
-      // waited for (within the iteration: an accumulator still being
-      // written across the loop's back edge makes ptxas serialize wgmma).
+      // mma.sync: refill the slot the previous iteration read (every warp
+      // is past the barrier above, so done with it), then multiply this
+      // slot while the copies run. wgmma: multiply first (asynchronous),
+      // refill after the previous group's wait and a barrier (below).
       SmallVector<Value> next;
       if (!useWgmma)
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
@@ -371,19 +389,36 @@ struct KGPUPipelineDotLoops
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           plan.bKMajor ? b.getUnitAttr() : UnitAttr());
+      Value accOut = localDot.getResult();
       if (useWgmma) {
+        // Wait for the previous iteration's group (this one stays in
+        // flight, its accumulator tied through the wait and the back edge
+        // into the next group), then a barrier: every warpgroup is done
+        // reading slot (i - 1) % S = writeSlot, which the copies refill.
+        accOut = kgpu::WgmmaWaitOp::create(b, loc, TypeRange{acc.getType()},
+                                           1, ValueRange{accOut})
+                     .getResult(0);
+        kgpu::BarrierOp::create(b, loc);
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
                            offsets, slotBytes, swizzle);
-        kgpu::WgmmaWaitOp::create(b, loc, 0);
       }
-      SmallVector<Value> yields = {localDot.getResult(),
+      SmallVector<Value> yields = {accOut,
                                    arith::AddIOp::create(b, loc, i, c32(1))};
       yields.append(next);
       scf::YieldOp::create(b, loc, yields);
     }
     b.setInsertionPointAfter(newLoop);
+    Value result = newLoop.getResult(0);
+    if (useWgmma) {
+      Value done = kgpu::WgmmaWaitOp::create(
+                       b, loc, TypeRange{result.getType()}, 0, ValueRange{result})
+                       .getResult(0);
+      scf::YieldOp::create(b, loc, ValueRange{done});
+      b.setInsertionPointAfter(guardIf);
+      result = guardIf.getResult(0);
+    }
     kgpu::AsyncWaitOp::create(b, loc, 0);
-    loop.getResult(plan.accIndex).replaceAllUsesWith(newLoop.getResult(0));
+    loop.getResult(plan.accIndex).replaceAllUsesWith(result);
     loop.erase();
   }
 };

@@ -103,8 +103,11 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     after the loop. Other loops are left as they are.
 
     With `wgmma`, slots use wgmma's 128-byte swizzled arrangements and the
-    multiply is `kgpu.local_dot` with `wgmma`, issued before the next
-    iteration's copies and waited for (`kgpu.wgmma_wait`) after them.
+    multiply is `kgpu.local_dot` with `wgmma`, left in flight into the next
+    iteration: each iteration waits for the previous one's group
+    (`kgpu.wgmma_wait 1`, the accumulator tied through it), passes a
+    `kgpu.barrier` and refills the slot that group read. The loop runs
+    under `scf.if (lb < ub)` holding the last `kgpu.wgmma_wait 0`.
   }];
   let dependentDialects = ["::kiln::kgpu::KGPUDialect",
                            "::mlir::arith::ArithDialect"];

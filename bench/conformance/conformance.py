@@ -230,6 +230,19 @@ def bench(kiln, ttir_dir, art_dir):
     return rows
 
 
+def parse_matmul_size(text):
+    """'4096' -> (4096, 4096, 4096); '1040x1040x8224' -> (M, N, K). The
+    corpus matmul_kernel assumes M, N, K and the strides divisible by 16
+    (tt.divisibility), so other sizes are refused."""
+    dims = [int(x) for x in text.lower().split("x")]
+    if len(dims) == 1:
+        dims *= 3
+    if len(dims) != 3 or any(d <= 0 or d % 16 for d in dims):
+        raise SystemExit(f"--matmul size {text!r}: want N or MxNxK, each a "
+                         "positive multiple of 16 (the kernel's tt.divisibility)")
+    return tuple(dims)
+
+
 def bench_matmul(kiln, ttir_dir, art_dir, sizes):
     """matmul_kernel (f16 in, f32 accumulate, f16 out; row-major; the corpus
     options num_warps 8, num_stages 3) at M = N = K = size, kiln and Triton
@@ -245,30 +258,34 @@ def bench_matmul(kiln, ttir_dir, art_dir, sizes):
                                  "num_stages": opts["num_stages"]})
     k = kiln.open(os.path.join(art_dir, name))
     rows = []
-    for n in sizes:
-        g = torch.Generator(device="cuda").manual_seed(n)
-        a = torch.randn(n, n, generator=g, device="cuda", dtype=torch.float16)
-        b = torch.randn(n, n, generator=g, device="cuda", dtype=torch.float16)
-        c_kiln = torch.empty(n, n, device="cuda", dtype=torch.float16)
+    for size in sizes:
+        m, n, kk = size
+        g = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + kk)
+        a = torch.randn(m, kk, generator=g, device="cuda", dtype=torch.float16)
+        b = torch.randn(kk, n, generator=g, device="cuda", dtype=torch.float16)
+        c_kiln = torch.empty(m, n, device="cuda", dtype=torch.float16)
         c_triton = torch.empty_like(c_kiln)
-        grid = (math.ceil(n / 128) * math.ceil(n / 256), 1, 1)
-        args = Kiln.pack(meta["signature"], [a, b, c_kiln, n, n, n, n, n, n])
+        grid = (math.ceil(m / 128) * math.ceil(n / 256), 1, 1)
+        call = [m, n, kk, kk, n, n]  # M, N, K, stride_am, stride_bk, stride_cm
+        args = Kiln.pack(meta["signature"], [a, b, c_kiln, *call])
         kiln.launch(k, grid, args)
-        tk[grid](a, b, c_triton, n, n, n, n, n, n)
+        tk[grid](a, b, c_triton, *call)
         ref = torch.matmul(a, b)
         torch.cuda.synchronize()
         err = lambda c: float(torch.linalg.vector_norm((c.double() - ref.double())) /
                               torch.linalg.vector_norm(ref.double()))
         t_kiln = do_bench(lambda: kiln.launch(k, grid, args), warmup=25, rep=300)
-        t_triton = do_bench(lambda: tk[grid](a, b, c_triton, n, n, n, n, n, n),
+        t_triton = do_bench(lambda: tk[grid](a, b, c_triton, *call),
                             warmup=25, rep=300)
         t_cublas = do_bench(lambda: torch.matmul(a, b), warmup=25, rep=300)
-        tflops = lambda ms: 2 * n ** 3 / ms / 1e9
-        rows.append({"kernel": f"matmul {n}^3", "kiln_ms": t_kiln, "triton_ms": t_triton,
+        tflops = lambda ms: 2 * m * n * kk / ms / 1e9
+        label = f"{m}^3" if m == n == kk else f"{m}x{n}x{kk}"
+        rows.append({"kernel": f"matmul {label}", "kiln_ms": t_kiln, "triton_ms": t_triton,
                      "cublas_ms": t_cublas, "kiln_TFLOPs": tflops(t_kiln),
                      "triton_TFLOPs": tflops(t_triton), "cublas_TFLOPs": tflops(t_cublas),
                      "ratio": t_triton / t_kiln, "kiln_rel_err": err(c_kiln),
-                     "triton_rel_err": err(c_triton)})
+                     "triton_rel_err": err(c_triton),
+                     "kiln_vs_triton_max_abs": float((c_kiln.float() - c_triton.float()).abs().max())})
     return rows
 
 
@@ -308,7 +325,7 @@ def main():
                    help="skip the conformance pass (implies --bench)")
     p.add_argument("--matmul", default="",
                    help="with --bench: comma-separated sizes for matmul_kernel "
-                        "(e.g. 2048,4096,8192)")
+                        "(N for NxNxN, or MxNxK; e.g. 2048,4096,8192,1040x1040x8224)")
     p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.one:
@@ -345,16 +362,18 @@ def main():
                   f"{r['kiln_GBps']:.0f} | {r['triton_GBps']:.0f} | {r['ratio']:.3f} |")
         if a.matmul:
             mm = bench_matmul(kiln, a.ttir[0], a.kiln_out,
-                              [int(x) for x in a.matmul.split(",")])
+                              [parse_matmul_size(x) for x in a.matmul.split(",")])
             out["bench_matmul"] = mm
             print("| matmul (f16, f32 acc) | kiln ms | Triton ms | cuBLAS ms | kiln TFLOP/s "
-                  "| Triton TFLOP/s | cuBLAS TFLOP/s | kiln/Triton | kiln rel. err | Triton rel. err |")
-            print("|---|---|---|---|---|---|---|---|---|---|")
+                  "| Triton TFLOP/s | cuBLAS TFLOP/s | kiln/Triton | kiln rel. err | Triton rel. err "
+                  "| max abs kiln - Triton |")
+            print("|---|---|---|---|---|---|---|---|---|---|---|")
             for r in mm:
                 print(f"| {r['kernel']} | {r['kiln_ms']:.3f} | {r['triton_ms']:.3f} | "
                       f"{r['cublas_ms']:.3f} | {r['kiln_TFLOPs']:.0f} | {r['triton_TFLOPs']:.0f} | "
                       f"{r['cublas_TFLOPs']:.0f} | {r['ratio']:.3f} | {r['kiln_rel_err']:.2e} | "
-                      f"{r['triton_rel_err']:.2e} |", flush=True)
+                      f"{r['triton_rel_err']:.2e} | {r['kiln_vs_triton_max_abs']:.2e} |",
+                      flush=True)
     if a.json:
         json.dump(out, open(a.json, "w"), indent=1)
 

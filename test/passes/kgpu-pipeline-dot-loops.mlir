@@ -156,29 +156,46 @@ tt.func public @not_pipelined(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %p:
 // swizzled arrangements (1024-byte aligned slots: A 128x64 = 16384 bytes,
 // B 64x256 = 32768 bytes, 3 of each), and each iteration waits for its
 // slot, issues 4 wgmma.mma_async m64n256k16 (K = 64) from shared-memory
-// descriptors, issues the next copies while they run, then waits for them.
+// descriptors and leaves them in flight: it waits for the previous
+// iteration's group (wgmma_wait 1, the accumulator tied through it), passes
+// a barrier (every warpgroup is done with slot (i - 1) % 3), then refills
+// that slot. The loop runs under `if (lb < ub)`, which also holds the wait
+// for the last group, so the path that skips the loop joins after it; the
+// accumulator enters through a tied wgmma_fence.
 // WGMMA: #kgpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
 // WGMMA-LABEL: tt.func public @wgmma
 // WGMMA: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32}
 // WGMMA: kgpu.async_copy {{.*}} {offset = 49152 : i64, rowStride = 256 : i64, slotBytes = 32768 : i64, swizzle = 2 : i32}
-// WGMMA: scf.for
+// WGMMA: %[[INIT:.+]] = kgpu.wgmma_fence %{{.+}} : tensor<128x256xf32, #mma>
+// WGMMA: %[[ANY:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : i32
+// WGMMA: %[[RES:.+]] = scf.if %[[ANY]] -> (tensor<128x256xf32, #mma>)
+// WGMMA: %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %[[INIT]]
 // WGMMA: kgpu.async_wait 1
-// WGMMA: kgpu.local_dot {{.*}}noWait{{.*}}wgmma
+// WGMMA: %[[D:.+]] = kgpu.local_dot %[[ACC]] {{.*}}noWait{{.*}}wgmma
+// WGMMA: %[[W:.+]] = kgpu.wgmma_wait 1 %[[D]] : tensor<128x256xf32, #mma>
+// WGMMA-NEXT: kgpu.barrier
 // WGMMA: kgpu.async_copy
 // WGMMA: kgpu.async_copy
-// WGMMA: kgpu.wgmma_wait 0
-// WGMMA: scf.yield
+// WGMMA: scf.yield %[[W]]
+// WGMMA: %[[DONE:.+]] = kgpu.wgmma_wait 0 %[[LOOP]]#0 : tensor<128x256xf32, #mma>
+// WGMMA-NEXT: scf.yield %[[DONE]]
+// WGMMA-NEXT: } else {
+// WGMMA-NEXT: scf.yield %[[INIT]]
+// WGMMA: kgpu.async_wait 0
+// WGMMA: kgpu.convert_layout %[[RES]] : tensor<128x256xf32, #mma>
 // WGMMA-LLVM: kgpu.shared = 147456 : i32
 // WGMMA-LLVM: llvm.mlir.global external @kgpu_shared_memory() {addr_space = 3 : i32, alignment = 1024 : i64}
 // WGMMA-LLVM-LABEL: llvm.func @wgmma
 // WGMMA-LLVM: nvvm.cp.async.wait.group 1
 // WGMMA-LLVM-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// WGMMA-LLVM-NEXT: nvvm.barrier0
+// WGMMA-LLVM: nvvm.barrier0
 // WGMMA-LLVM: nvvm.wgmma.fence.aligned
 // WGMMA-LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // WGMMA-LLVM: nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-LLVM: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;", "=r,=r,
+// WGMMA-LLVM: nvvm.barrier0
 // WGMMA-LLVM: nvvm.cp.async.shared.global
-// WGMMA-LLVM: nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-LLVM: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=r,=r,
 //
 // A config whose slots do not fit is a compile-time error naming the
 // pipeline, its slot sizes and the limit: 5 x (16384 + 32768) = 245760

@@ -119,16 +119,59 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
 }
 
 def KGPU_WgmmaWaitOp : Op<KGPU_Dialect, "wgmma_wait",
-                          [MemoryEffects<[MemRead, MemWrite]>]> {
+                          [MemoryEffects<[MemRead, MemWrite]>,
+                           AllTypesMatch<["values", "results"]>]> {
   let summary = "wait until at most `pending` wgmma groups are in flight";
   let description = [{
     wgmma.wait_group `pending` (PTX ISA 9.7.15.7): after it, the
     accumulators of the completed groups may be read and the shared memory
     they read may be overwritten. Follows a `kgpu.local_dot` with `wgmma`
     that does not wait itself (`noWait`).
+
+    `values` (accumulators of wgmma groups issued before the wait) pass
+    through unchanged as `results`: the lowering ties every accumulator
+    register to the wait instruction, so no use of an accumulator is
+    scheduled before the wait that makes it readable, and no copy of a
+    register wgmma still writes is made in between (ptxas serializes every
+    wgmma of a function when an instruction other than wgmma defines an
+    accumulator register of one in flight, warning C7514). With
+    `pending` > 0 the newest groups' accumulators are still being written
+    after the wait; they may only feed further wgmma of the same
+    accumulator or a later wait.
   }];
-  let arguments = (ins I32Attr:$pending);
-  let assemblyFormat = "$pending attr-dict";
+  let arguments = (ins I32Attr:$pending, Variadic<AnyType>:$values);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat =
+      "$pending ($values^ `:` type($values))? attr-dict";
+}
+
+def KGPU_WgmmaFenceOp : Op<KGPU_Dialect, "wgmma_fence",
+                           [MemoryEffects<[MemRead, MemWrite]>,
+                            AllTypesMatch<["values", "results"]>]> {
+  let summary = "order accumulator writes before the wgmma that follow";
+  let description = [{
+    wgmma.fence.sync.aligned (PTX ISA 9.7.15.6): register writes before it
+    (here: `values`, the accumulators a pipelined loop starts from) are
+    ordered before later wgmma.mma_async reading them. `values` pass through
+    as `results`, tied to the instruction like `kgpu.wgmma_wait`'s: the
+    loop and the path that skips it then start from the same registers, and
+    no constant is copied into an accumulator register on one path only
+    (which makes ptxas serialize wgmma, C7514).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def KGPU_BarrierOp : Op<KGPU_Dialect, "barrier",
+                        [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "CTA-wide barrier (bar.sync 0 / s_barrier)";
+  let description = [{
+    Every thread of the CTA waits here for all others (PTX ISA 9.7.13.1
+    bar.sync; on AMDGPU s_barrier). Shared-memory writes and reads before it
+    are ordered with those after it.
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // KILN_DIALECTS_KGPU_IR_KGPUOPS_TD

@@ -160,3 +160,12 @@ tt.func @wgmma_warps(%a: tensor<64x64xf32, #kgpu.mma<{version = 3, warpsPerCTA =
 tt.func @dot_op_index(%a: tensor<16x16xf16, #kgpu.dot_op<{opIdx = 2, parent = #kgpu.mma<{version = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 8}>>) {
   tt.return
 }
+
+// -----
+
+// wgmma_wait returns its values unchanged: the result types are theirs.
+tt.func @wgmma_wait_types(%a: tensor<64x64xf32>) {
+  // expected-error @+1 {{all of {values, results} have same type}}
+  %w = "kgpu.wgmma_wait"(%a) {pending = 0 : i32} : (tensor<64x64xf32>) -> tensor<64x64xf16>
+  tt.return
+}

@@ -81,3 +81,24 @@ tt.func @mma_layouts(%c: tensor<128x256xf32, #kgpu.mma<{version = 3, warpsPerCTA
                      %a: tensor<128x64xf16, #kgpu.dot_op<{opIdx = 0, parent = #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>, kWidth = 8}>>) {
   tt.return
 }
+
+// -----
+
+// The wgmma synchronization ops: accumulators pass through wgmma_fence and
+// wgmma_wait unchanged (their lowering ties the registers to the
+// instruction); without values they are the bare instructions.
+// CHECK-LABEL: tt.func @wgmma_sync
+// CHECK-NEXT:    %[[F:.*]] = kgpu.wgmma_fence %{{.*}} : tensor<64x64xf32>
+// CHECK-NEXT:    %[[W:.*]]:2 = kgpu.wgmma_wait 1 %[[F]], %{{.*}} : tensor<64x64xf32>, tensor<64x64xf32>
+// CHECK-NEXT:    kgpu.wgmma_wait 0{{$}}
+// CHECK-NEXT:    kgpu.wgmma_fence{{$}}
+// CHECK-NEXT:    kgpu.barrier
+// CHECK-NEXT:    tt.return %[[W]]#0
+tt.func @wgmma_sync(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %f = kgpu.wgmma_fence %a : tensor<64x64xf32>
+  %w:2 = kgpu.wgmma_wait 1 %f, %b : tensor<64x64xf32>, tensor<64x64xf32>
+  kgpu.wgmma_wait 0
+  kgpu.wgmma_fence
+  kgpu.barrier
+  tt.return %w#0 : tensor<64x64xf32>
+}
