@@ -138,6 +138,24 @@ struct KGPUPipelineDotLoops
            N <= 256 && dot.getType().getElementType().isF32();
   }
 
+  /// Whether the iteration at `base + k * step` exists (< `ub`), computed
+  /// in i64: near INT32_MAX the i32 sum wraps and would read as an
+  /// iteration that exists. (The i32 value of that induction variable still
+  /// feeds the copies' address arithmetic; `false` masks all of them.)
+  static Value iterationExists(OpBuilder &b, Location loc, Value base,
+                               int64_t k, Value step, Value ub) {
+    Type i64 = b.getI64Type();
+    auto wide = [&](Value v) -> Value {
+      return arith::ExtSIOp::create(b, loc, i64, v);
+    };
+    Value ahead = arith::MulIOp::create(
+        b, loc, wide(step),
+        arith::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(k)));
+    Value iv = arith::AddIOp::create(b, loc, wide(base), ahead);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                 wide(ub));
+  }
+
   std::optional<LoopPlan> matchLoop(scf::ForOp loop) {
     Block *body = loop.getBody();
     // i32 induction variables compared signed (iteration i + S - 1's
@@ -332,7 +350,7 @@ struct KGPUPipelineDotLoops
     for (int s = 0; s < S - 1; ++s) {
       Value iv = arith::AddIOp::create(
           b, loc, lb, arith::MulIOp::create(b, loc, step, c32(s)));
-      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      Value live = iterationExists(b, loc, lb, s, step, ub);
       args = issueCopies(b, loc, loop, plan, iv, args, live, c32(s), offsets,
                          slotBytes, swizzle);
     }
@@ -372,7 +390,8 @@ struct KGPUPipelineDotLoops
       Value iv = arith::AddIOp::create(
           b, loc, newLoop.getInductionVar(),
           arith::MulIOp::create(b, loc, step, c32(S - 1)));
-      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      Value live = iterationExists(b, loc, newLoop.getInductionVar(), S - 1,
+                                   step, ub);
       // mma.sync: refill the slot the previous iteration read (every warp
       // is past the barrier above, so done with it), then multiply this
       // slot while the copies run. wgmma: multiply first (asynchronous),

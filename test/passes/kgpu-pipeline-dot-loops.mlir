@@ -25,8 +25,16 @@
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_commit_group
-// CHECK: scf.for
+// CHECK: scf.for %[[IV:[^ ]+]] = {{.*}} to %[[UB:[^ ]+]] step %[[STEP:[^ ]+]] iter_args
 // CHECK: kgpu.async_wait 1
+// Whether iteration i + 2 exists is asked in i64 (the i32 sum wraps near
+// INT32_MAX and would read as an iteration that exists).
+// CHECK: %[[S64:.+]] = arith.extsi %[[STEP]] : i32 to i64
+// CHECK: %[[AHEAD:.+]] = arith.muli %[[S64]], %c2_i64 : i64
+// CHECK: %[[IV64:.+]] = arith.extsi %[[IV]] : i32 to i64
+// CHECK: %[[NEXT:.+]] = arith.addi %[[IV64]], %[[AHEAD]] : i64
+// CHECK: %[[UB64:.+]] = arith.extsi %[[UB]] : i32 to i64
+// CHECK: arith.cmpi slt, %[[NEXT]], %[[UB64]] : i64
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_commit_group
