@@ -408,15 +408,35 @@ struct KGPUAssignLayouts
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
       return {};
-    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of M and the
-    // whole N (m64nNk16, N <= 256); the 128-byte swizzled operand tiles
-    // need K and N in multiples of 64.
-    if (mmaVersion == 3 && numWarps % 4 == 0 && M == 16 * int64_t(numWarps) &&
-        N % 64 == 0 && N <= 256 && K % 64 == 0 && c.isF32())
+    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of M (a
+    // multiple of 16 * num-warps rows: 64-row blocks repeat along M, one
+    // m64nNk16 each) and the whole N (N <= 256); the 128-byte swizzled
+    // operand tiles need K and N in multiples of 64. Only for the one dot
+    // of a loop that carries its accumulator, the loops
+    // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs
+    // on this layout, which gives every warp a whole row of N.
+    if (mmaVersion == 3 && numWarps % 4 == 0 &&
+        M % (16 * int64_t(numWarps)) == 0 && N % 64 == 0 && N <= 256 &&
+        K % 64 == 0 && c.isF32() && isLoopCarriedDot(dot))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+  }
+
+  /// Whether `dot` is the only tt.dot of an scf.for body and its
+  /// accumulator is one of the loop's iteration arguments (what a pipelined
+  /// K loop looks like).
+  static bool isLoopCarriedDot(tt::DotOp dot) {
+    auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+    if (!loop)
+      return false;
+    auto arg = dyn_cast<BlockArgument>(dot.getC());
+    if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+      return false;
+    return llvm::count_if(loop.getBody()->getOperations(), [](Operation &op) {
+             return isa<tt::DotOp>(op);
+           }) == 1;
   }
 
   /// Splits the CTA's warps over M and N for a dot of `tilesM` x `tilesN`

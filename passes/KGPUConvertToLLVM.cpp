@@ -2294,7 +2294,9 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
   using KPattern::KPattern;
 
   /// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5) per 16-wide K step for
-  /// this thread's warpgroup (rows 64 * (warp / 4) ...), operands through
+  /// this thread's warpgroup (rows 64 * (warp / 4) ... of every block of
+  /// 16 * warps rows: one wgmma per block, on the block's chunk of the
+  /// accumulators, which the layout orders block by block), operands through
   /// shared-memory matrix descriptors (9.7.15.5.1.1: start address, leading
   /// and stride byte offsets, all >> 4; 128-byte swizzle = 1 in bits
   /// 62-63): A K-major (rows of 64 elements, 8-row atoms 1024 bytes
@@ -2342,42 +2344,60 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
                        (((sbo >> 4) & 0x3FFF) << 32) | (int64_t(1) << 62);
       return LLVM::OrOp::create(rewriter, loc, a, c64(fields));
     };
-    SmallVector<Type> accTypes(accIn.size(), f32);
+    auto mma = cast<kgpu::MmaEncodingAttr>(
+        cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+    int64_t blockRows = 16 * mma.getWarpsPerCTA()[0];
+    int64_t blocks = M / blockRows;
+    int64_t perBlock = int64_t(accIn.size()) / blocks;
+    SmallVector<Type> accTypes(perBlock, f32);
     auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, accTypes);
-    Value accVal = pack(rewriter, loc, accStruct, accIn);
+    SmallVector<Value> accVals;
+    for (int64_t blk = 0; blk < blocks; ++blk)
+      accVals.push_back(pack(rewriter, loc, accStruct,
+                             accIn.slice(blk * perBlock, perBlock)));
     bool bf16 = aT.getElementType().isBF16();
     auto elemTy = NVVM::WGMMATypesAttr::get(
         ctx, bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (int64_t k0 = 0; k0 < K; k0 += 16) {
-      Value aAddr = addI(aStart, c64((k0 / 64) * M * 128 + (k0 % 64) * 2));
-      Value descA = descriptor(aAddr, 16, 1024);
-      // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
-      // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
-      // rows of K, like A): 8-row N groups 1024 bytes apart.
-      Value descB =
-          op.getBKMajor()
-              ? descriptor(addI(bStart, c64((k0 / 64) * N * 128 + (k0 % 64) * 2)),
-                           16, 1024)
-              : descriptor(addI(bStart, c64((k0 / 8) * 1024 * (N / 64))), 1024,
-                           1024 * (N / 64));
-      accVal = NVVM::WgmmaMmaAsyncOp::create(
-          rewriter, loc, accStruct, accVal, descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,
-          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-          // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
-          NVVM::MMALayoutAttr::get(ctx, op.getBKMajor() ? NVVM::MMALayout::col
-                                                        : NVVM::MMALayout::row),
-          NVVM::MMAIntOverflowAttr());
-    }
+    for (int64_t k0 = 0; k0 < K; k0 += 16)
+      for (int64_t blk = 0; blk < blocks; ++blk) {
+        Value &accVal = accVals[blk];
+        // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
+        // per row in the 8-row atoms.
+        Value aAddr = addI(aStart, c64((k0 / 64) * M * 128 + (k0 % 64) * 2 +
+                                       blk * blockRows * 128));
+        Value descA = descriptor(aAddr, 16, 1024);
+        // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
+        // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
+        // rows of K, like A): 8-row N groups 1024 bytes apart.
+        Value descB =
+            op.getBKMajor()
+                ? descriptor(
+                      addI(bStart, c64((k0 / 64) * N * 128 + (k0 % 64) * 2)),
+                      16, 1024)
+                : descriptor(addI(bStart, c64((k0 / 8) * 1024 * (N / 64))),
+                             1024, 1024 * (N / 64));
+        accVal = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, accStruct, accVal, descA, descB,
+            NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,
+            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+            // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
+            NVVM::MMALayoutAttr::get(ctx, op.getBKMajor()
+                                              ? NVVM::MMALayout::col
+                                              : NVVM::MMALayout::row),
+            NVVM::MMAIntOverflowAttr());
+      }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
-    return unpack(rewriter, loc, accVal);
+    SmallVector<Value> out;
+    for (Value v : accVals)
+      llvm::append_range(out, unpack(rewriter, loc, v));
+    return out;
   }
 
   LogicalResult

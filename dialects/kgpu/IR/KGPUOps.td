@@ -102,7 +102,8 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     the #kgpu.mma accumulator layout. With `wgmma` (sm_90a), the slots hold
     the 128-byte swizzled arrangements of `kgpu.async_copy` (swizzle 1 for
     A, 2 for B), the accumulator's warps split only M (each warpgroup of 4
-    owns 64 rows) and each warpgroup issues wgmma.mma_async m64nNk16 with
+    owns 64 rows of every block of 16 x warps rows) and each warpgroup
+    issues one wgmma.mma_async m64nNk16 per such block and K step, with
     shared-memory descriptors (PTX ISA 9.7.15.5.1), then waits for them
     (unless `noWait`: then a later `kgpu.wgmma_wait` does, and the result
     must not be read before it). `bKMajor`: B is stored transposed, N rows
