@@ -141,6 +141,12 @@ public:
   virtual Status memcpyDtoH(void* dst, DevicePtr src, size_t bytes) = 0;
 };
 
+/// dlopen(`library`, RTLD_NOW | RTLD_LOCAL) for a driver implementation; the
+/// handle is never closed (entry points resolved from it live as long as the
+/// process). Error: kDriverUnavailable "cannot load <what>: dlopen(<library>)
+/// failed: <dlerror>".
+Expected<void*> openDriverLibrary(const char* library, const char* what);
+
 } // namespace kiln::runtime
 
 #endif // KILN_RUNTIME_DRIVER_H

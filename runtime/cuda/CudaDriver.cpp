@@ -202,14 +202,10 @@ private:
 } // namespace
 
 Expected<CudaDriverTable> loadCudaDriverTable(const char* library, int cudaVersion) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* err = dlerror();
-    return Status(StatusCode::kDriverUnavailable,
-                  std::string("cannot load the CUDA driver: dlopen(") + library +
-                      ") failed: " + (err ? err : "unknown error"));
-  }
-  // Intentionally never dlclosed (see the header).
+  Expected<void*> opened = openDriverLibrary(library, "the CUDA driver");
+  if (!opened)
+    return opened.status();
+  void* handle = *opened; // intentionally never dlclosed (see the header)
   auto v2 = reinterpret_cast<PFN_cuGetProcAddress_v2>(dlsym(handle, "cuGetProcAddress_v2"));
   auto v1 = reinterpret_cast<PFN_cuGetProcAddress_v1>(dlsym(handle, "cuGetProcAddress"));
   if (!v2 && !v1)

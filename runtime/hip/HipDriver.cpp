@@ -186,13 +186,10 @@ private:
 } // namespace
 
 Expected<HipDriverTable> loadHipDriverTable(const char* library) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char* err = dlerror();
-    return Status(StatusCode::kDriverUnavailable,
-                  std::string("cannot load HIP: dlopen(") + library +
-                      ") failed: " + (err ? err : "unknown error"));
-  }
+  Expected<void*> opened = openDriverLibrary(library, "HIP");
+  if (!opened)
+    return opened.status();
+  void* handle = *opened;
   HipDriverTable t;
   t.library = library;
 #define KILN_RESOLVE(name)                                                                         \
