@@ -70,15 +70,31 @@ int64_t elementBytes(Type ptrLike) {
 
 } // namespace
 
+const AxisInfo *AxisInfoAnalysis::inherited(Value value) const {
+  bool outside = loop && !loop->getRegion(0).isAncestor(value.getParentRegion());
+  for (const AxisInfoAnalysis *a = parent; a; a = a->parent) {
+    auto it = a->cache.find(value);
+    if (it == a->cache.end())
+      continue;
+    if (a->seeds.contains(value) || (outside && !a->pending.contains(value)))
+      return &it->second;
+  }
+  return nullptr;
+}
+
 const AxisInfo &AxisInfoAnalysis::get(Value value) {
   auto it = cache.find(value);
   if (it != cache.end())
     return it->second;
+  if (const AxisInfo *known = inherited(value))
+    return cache[value] = *known;
   // Insert a conservative entry first: cycles other than scf.for's
   // loop-carried values (loopCarried) then see "unknown" instead of
   // recursing forever.
   cache[value] = unknown(shapeOf(value));
+  pending.insert(value);
   AxisInfo info = compute(value);
+  pending.erase(value);
   return cache[value] = std::move(info);
 }
 
@@ -108,14 +124,18 @@ static bool sameFacts(const AxisInfo &a, const AxisInfo &b) {
 /// weaken them; after a few rounds the argument is taken as unknown). Each
 /// round derives the yielded value's facts in a fresh analysis seeded with
 /// the argument's provisional facts, so values this analysis is still
-/// computing (the query that led here) are not read half-done.
+/// computing (the query that led here) are not read half-done. The round
+/// reuses what this analysis (and those enclosing it) knows of values
+/// defined outside the loop, and the provisional facts of enclosing
+/// loops' arguments being solved.
 AxisInfo AxisInfoAnalysis::loopCarried(scf::ForOp loop, unsigned i) {
   BlockArgument arg = loop.getRegionIterArgs()[i];
   Value yielded = loop.getBody()->getTerminator()->getOperand(i);
   AxisInfo facts = get(loop.getInitArgs()[i]);
   for (int round = 0; round < 8; ++round) {
-    AxisInfoAnalysis sub;
+    AxisInfoAnalysis sub(this, loop);
     sub.cache[arg] = facts;
+    sub.seeds.insert(arg);
     AxisInfo next = join(facts, sub.get(yielded));
     if (sameFacts(next, facts))
       return facts;

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::scf {
@@ -43,6 +44,7 @@ struct AxisInfo {
 /// their initial and yielded values share (a fixpoint over the loop body).
 class AxisInfoAnalysis {
 public:
+  AxisInfoAnalysis() = default;
   const AxisInfo &get(mlir::Value value);
 
   /// Elements one thread may move in one access through `ptr` (a tensor of
@@ -54,11 +56,28 @@ public:
   unsigned getContiguousDim(mlir::Value ptr);
 
 private:
+  /// A round of loopCarried for an iteration argument of `loop`, nested in
+  /// `parent`'s computation.
+  AxisInfoAnalysis(const AxisInfoAnalysis *parent, mlir::Operation *loop)
+      : parent(parent), loop(loop) {}
+
   AxisInfo compute(mlir::Value value);
   AxisInfo loopCarried(mlir::scf::ForOp loop, unsigned i);
   AxisInfo remOrDiv(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
                     bool rem);
+  /// Facts an enclosing analysis already has that hold here too: the
+  /// provisional facts of an iteration argument it is solving (nested
+  /// loops reach them instead of starting that fixpoint again, without
+  /// end), or the finished facts of a value defined outside `loop`.
+  const AxisInfo *inherited(mlir::Value value) const;
+
   llvm::DenseMap<mlir::Value, AxisInfo> cache;
+  /// Values whose cache entry is a placeholder (being computed).
+  llvm::DenseSet<mlir::Value> pending;
+  /// Iteration arguments seeded with provisional facts (this round's).
+  llvm::DenseSet<mlir::Value> seeds;
+  const AxisInfoAnalysis *parent = nullptr;
+  mlir::Operation *loop = nullptr;
 };
 
 } // namespace kiln

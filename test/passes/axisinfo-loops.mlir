@@ -29,3 +29,55 @@ tt.func public @loop_carried_ptrs(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32},
   }
   tt.return
 }
+
+// Nested loops: the inner loop advances by an outer argument, the outer
+// loop continues from the inner loop's result. Offsets that stay multiples
+// of 4 elements keep 16-byte accesses.
+// CHECK-LABEL: llvm.func @nested_loops
+// CHECK: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+tt.func public @nested_loops(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c128 = arith.constant 128 : i32
+  %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %p0 = tt.addptr %ps, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%pp = %p0, %off = %c0) -> (tensor<512x!tt.ptr<f32>>, i32) : i32 {
+    %q = scf.for %j = %c0 to %n step %c1 iter_args(%qq = %pp) -> (tensor<512x!tt.ptr<f32>>) : i32 {
+      %x = tt.load %qq : tensor<512x!tt.ptr<f32>>
+      tt.store %qq, %x : tensor<512x!tt.ptr<f32>>
+      %o = tt.splat %off : i32 -> tensor<512xi32>
+      %qn = tt.addptr %qq, %o : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+      scf.yield %qn : tensor<512x!tt.ptr<f32>>
+    }
+    %offn = arith.addi %off, %c128 : i32
+    scf.yield %q, %offn : tensor<512x!tt.ptr<f32>>, i32
+  }
+  tt.return
+}
+
+// Nested loops whose arguments depend on each other (the inner loop's
+// yield reads the outer argument, whose yield is the inner loop's result):
+// each loop's fixpoint reuses the provisional facts of the enclosing one
+// instead of starting it again, which recursed until the stack overflowed.
+// y = y + x loses x's contiguity, so the accesses are scalar.
+// CHECK-LABEL: llvm.func @mutually_dependent_loops
+// CHECK: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+tt.func public @mutually_dependent_loops(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %z = arith.constant dense<0> : tensor<128xi32>
+  %x = scf.for %i = %c0 to %n step %c1 iter_args(%xo = %r) -> (tensor<128xi32>) : i32 {
+    %y = scf.for %j = %c0 to %n step %c1 iter_args(%yi = %z) -> (tensor<128xi32>) : i32 {
+      %s = arith.addi %yi, %xo : tensor<128xi32>
+      scf.yield %s : tensor<128xi32>
+    }
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %pp = tt.addptr %ps, %y : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %v = tt.load %pp : tensor<128x!tt.ptr<f32>>
+    tt.store %pp, %v : tensor<128x!tt.ptr<f32>>
+    scf.yield %y : tensor<128xi32>
+  }
+  tt.return
+}
