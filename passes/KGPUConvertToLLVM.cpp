@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/AxisInfo.h"
+#include "passes/FloatConversions.h"
 #include "passes/Passes.h"
 #include "passes/TargetInfo.h"
 
@@ -585,6 +586,31 @@ Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
                            ArrayRef<Value> args, Type resTy);
 std::string libdeviceAsOcml(StringRef symbol, Type resTy);
 
+/// Whether every value of `t` is an f16 value (so the upcast is exact).
+bool isF8UpcastableToF16(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+/// f8 values (`f8Type` f8E4M3FN or f8E5M2, bits as i8) to f16, exactly:
+/// two per instruction where the target has one
+/// (TargetInfo::convertF8x2ToF16x2), otherwise with integer operations
+/// (upcastF8ToF16Bits, FloatConversions.h).
+SmallVector<Value> upcastF8ToF16(OpBuilder &b, Location loc,
+                                 TargetInfo &target, ArrayRef<Value> bits,
+                                 Type f8Type) {
+  SmallVector<Value> out;
+  for (size_t i = 0; i + 1 < bits.size(); i += 2) {
+    SmallVector<Value, 2> pair =
+        target.convertF8x2ToF16x2(b, loc, bits[i], bits[i + 1], f8Type);
+    if (pair.empty())
+      break;
+    out.append(pair.begin(), pair.end());
+  }
+  for (size_t i = out.size(); i < bits.size(); ++i)
+    out.push_back(upcastF8ToF16Bits(b, loc, bits[i], f8Type));
+  return out;
+}
+
 /// Applies scalar versions of elementwise ops (arith, math and the
 /// elementwise tt ops) to every element a thread holds.
 struct ElementwiseLowering : ConversionPattern {
@@ -625,7 +651,26 @@ struct ElementwiseLowering : ConversionPattern {
         in.push_back(SmallVector<Value>(n, conv));
     }
     SmallVector<Value> out;
-    for (unsigned i = 0; i < n; ++i) {
+    Type resTy = getTypeConverter()->convertType(elem);
+    if (isa<tt::FpToFpOp>(op) &&
+        isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0).getType())) &&
+        (resTy.isF16() || resTy.isBF16() || resTy.isF32() || resTy.isF64())) {
+      Type srcElem = getElementTypeOrSelf(op->getOperand(0).getType());
+      // f8 upcasts convert elements in pairs where the target can. Every
+      // f8E4M3FN / f8E5M2 value is an f16, f32, f64 and bf16 value (at most
+      // 3 mantissa bits, exponents 2^-16 .. 2^15), so each step is exact.
+      out = upcastF8ToF16(rewriter, loc, *l.target, in[0], srcElem);
+      for (Value &v : out) {
+        if (resTy.isF16())
+          continue;
+        v = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), v);
+        if (resTy.isBF16())
+          v = LLVM::FPTruncOp::create(rewriter, loc, resTy, v);
+        else if (resTy.isF64())
+          v = LLVM::FPExtOp::create(rewriter, loc, resTy, v);
+      }
+    }
+    for (unsigned i = out.size(); i < n; ++i) {
       SmallVector<Value> args;
       for (auto &v : in)
         args.push_back(v[i]);
@@ -2786,11 +2831,18 @@ struct KGPUConvertToLLVM
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     std::unique_ptr<TargetInfo> targetInfo;
-    if (target == "nvptx")
-      targetInfo = createNVPTXTargetInfo();
-    else if (target == "amdgpu")
+    if (target == "nvptx") {
+      // "sm_90a" -> 90; anything else (empty, unknown) -> 0: no
+      // chip-specific instructions.
+      int sm = 0;
+      StringRef chip = arch.getValue();
+      if (chip.consume_front("sm_") &&
+          chip.take_while(llvm::isDigit).getAsInteger(10, sm))
+        sm = 0;
+      targetInfo = createNVPTXTargetInfo(sm, ptxVersion);
+    } else if (target == "amdgpu") {
       targetInfo = createAMDGPUTargetInfo();
-    else {
+    } else {
       module.emitError() << "unknown target '" << target
                          << "' (supported: nvptx, amdgpu)";
       return signalPassFailure();
@@ -2830,10 +2882,14 @@ struct KGPUConvertToLLVM
         }
         if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
             ea != eb) {
-          op->emitError() << "tt.dot on " << ea << " x " << eb
-                          << " operands is not supported by the "
-                          << (target == "nvptx" ? "NVPTX" : "AMDGPU")
-                          << " lowering yet";
+          InFlightDiagnostic diag =
+              op->emitError() << "tt.dot on " << ea << " x " << eb
+                              << " operands is not supported by the "
+                              << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                              << " lowering yet";
+          if (isF8UpcastableToF16(ea) && isF8UpcastableToF16(eb))
+            diag << " (run tt-upcast-f8-dot-operands first: it converts "
+                    "f8E4M3FN and f8E5M2 operands to f16)";
           return WalkResult::interrupt();
         }
       }
