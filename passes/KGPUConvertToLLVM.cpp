@@ -1738,14 +1738,131 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   return acc;
 }
 
+/// The tensor-core part of a tf32 dot with an mma.sync (version 2)
+/// accumulator: A (`aT`, MxK) and B (`bT`, KxN) of f32 are in shared memory
+/// at byte `aBase` / `bBase`, row-major with rows padded by 8 elements.
+/// Per 8-wide K step each warp loads its operand fragments element by
+/// element where kgpu::getMmaTf32OperandFragment puts them (A: 4 .b32
+/// registers per 16x8 tile, B: 2 per 8x8 tile; PTX ISA 9.7.14.5.7), rounds
+/// them to tf32 (cvt.rna.tf32.f32, TargetInfo::roundToTF32) and issues
+/// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 per 16x8 accumulator
+/// tile. With `threePass` (inputPrecision tf32x3) each operand x is split
+/// into hi = tf32(x) and lo = tf32(x - hi) (x - hi is exact in f32) and
+/// the tile takes three mma.sync, small terms first: a_lo * b_hi, a_hi *
+/// b_lo, a_hi * b_hi (a_lo * b_lo, below f32's precision, is left out).
+/// `accIn`: the thread's f32 accumulators in the layout's register order;
+/// returns the new ones.
+SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
+                               Location loc, const Lowering &l,
+                               kgpu::MmaEncodingAttr mma, RankedTensorType aT,
+                               RankedTensorType bT, ArrayRef<Value> accIn,
+                               int64_t aBase, int64_t bBase, bool threePass) {
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  int64_t strideA = kgpu::getPaddedRowStride(K),
+          strideB = kgpu::getPaddedRowStride(N);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t tileM = 16 * wm, tileN = 8 * wn;
+  int64_t repM = std::max<int64_t>(1, M / tileM);
+  int64_t repN = std::max<int64_t>(1, N / tileN);
+  auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+  IndexMath im{rewriter, loc};
+  Value warpM = im.mul(im.urem(warp, wm), 16);
+  Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 8);
+  Value group = im.udiv(lane, 4), thread = im.urem(lane, 4);
+  auto fragmentIndex = [&](int64_t perGroup, int64_t perThread,
+                           int64_t constant) {
+    return im.add(im.add(im.mul(group, perGroup), im.mul(thread, perThread)),
+                  constant);
+  };
+  // hi (and lo) parts of one operand element, as the i32 bits mma.sync
+  // takes for .tf32.
+  auto split = [&](Value x) -> std::pair<Value, Value> {
+    Value hi = l.target->roundToTF32(rewriter, loc, x);
+    Value lo;
+    if (threePass)
+      lo = LLVM::BitcastOp::create(
+          rewriter, loc, i32,
+          l.target->roundToTF32(rewriter, loc,
+                                LLVM::FSubOp::create(rewriter, loc, x, hi)));
+    return {LLVM::BitcastOp::create(rewriter, loc, i32, hi), lo};
+  };
+
+  SmallVector<Value> acc(accIn);
+  auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  std::array<NVVM::MMATypes, 2> ptxTypes = {NVVM::MMATypes::tf32,
+                                            NVVM::MMATypes::tf32};
+  std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                            NVVM::MMALayout::col};
+  auto fragA = kgpu::getMmaTf32OperandFragment(0);
+  auto fragB = kgpu::getMmaTf32OperandFragment(1);
+  for (int64_t k0 = 0; k0 < K; k0 += 8) {
+    // [rm][register] (hi, lo) of A, [rn][register] of B.
+    SmallVector<SmallVector<std::pair<Value, Value>>> aFrag(repM), bFrag(repN);
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (const kgpu::FragmentElement &f : fragA) {
+        Value row = im.urem(
+            im.add(im.add(warpM, rm * tileM),
+                   fragmentIndex(f.rowPerGroup, f.rowPerThread, f.row)),
+            M);
+        Value col = fragmentIndex(f.colPerGroup, f.colPerThread, k0 + f.col);
+        Value x = LLVM::LoadOp::create(
+            rewriter, loc, f32,
+            smemAddress(rewriter, loc, l, aBase, f32,
+                        im.add(im.mul(row, strideA), col)));
+        aFrag[rm].push_back(split(x));
+      }
+    for (int64_t rn = 0; rn < repN; ++rn)
+      for (const kgpu::FragmentElement &f : fragB) {
+        Value row = fragmentIndex(f.rowPerGroup, f.rowPerThread, k0 + f.row);
+        Value col = im.urem(
+            im.add(im.add(warpN, rn * tileN),
+                   fragmentIndex(f.colPerGroup, f.colPerThread, f.col)),
+            N);
+        Value x = LLVM::LoadOp::create(
+            rewriter, loc, f32,
+            smemAddress(rewriter, loc, l, bBase, f32,
+                        im.add(im.mul(row, strideB), col)));
+        bFrag[rn].push_back(split(x));
+      }
+    auto part = [](ArrayRef<std::pair<Value, Value>> frag, bool lo) {
+      SmallVector<Value> regs;
+      for (auto [hi, low] : frag)
+        regs.push_back(lo ? low : hi);
+      return regs;
+    };
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        unsigned first = unsigned((rm * repN + rn) * 4);
+        SmallVector<Value> c(acc.begin() + first, acc.begin() + first + 4);
+        // (A part, B part) per mma.sync: lo = true for the low part.
+        SmallVector<std::pair<bool, bool>> passes = {{false, false}};
+        if (threePass)
+          passes = {{true, false}, {false, true}, {false, false}};
+        for (auto [aLo, bLo] : passes) {
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, accStruct, part(aFrag[rm], aLo),
+              part(bFrag[rn], bLo), c, ArrayRef<int64_t>{16, 8, 8},
+              std::nullopt, std::nullopt, ptxTypes, layouts);
+          c = unpack(rewriter, loc, d);
+        }
+        for (auto [i, v] : llvm::enumerate(c))
+          acc[first + i] = v;
+      }
+  }
+  return acc;
+}
+
 /// tt.dot on CUDA cores: A and B go to shared memory (row-major), then a
 /// loop over K multiplies into the accumulator elements each thread holds,
 /// in f32 (i32 for i8 operands). Any operand and accumulator layout works.
 /// f32 operands with inputPrecision = tf32 are rounded to tf32 first
 /// (cvt.rna.tf32.f32), as tensor cores would see them. Correct for every
 /// shape the verifier accepts. A dot whose accumulator has the mma.sync
-/// layout (kgpu-assign-layouts mma-version=2) runs on tensor cores instead
-/// (lowerMmaV2).
+/// layout (kgpu-assign-layouts mma-version=2) or an MFMA one runs on
+/// tensor cores instead (lowerMmaV2, lowerMfma) where the instruction can
+/// compute it (onTensorCores).
 struct DotLowering : KPattern<tt::DotOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1771,10 +1888,10 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(elem);
     int64_t base = offsetAttr.getInt();
-    if (kgpu::isMmaV2(cT.getEncoding()))
-      return lowerMmaV2(op, adaptor, rewriter, base);
-    if (isa<kgpu::MfmaEncodingAttr>(cT.getEncoding()))
-      return lowerMfma(op, adaptor, rewriter, base);
+    if (onTensorCores(op))
+      return kgpu::isMmaV2(cT.getEncoding())
+                 ? lowerMmaV2(op, adaptor, rewriter, base)
+                 : lowerMfma(op, adaptor, rewriter, base);
 
     // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
     if (l.smemShared || inLoop(op))
@@ -1865,6 +1982,30 @@ struct DotLowering : KPattern<tt::DotOp> {
     return success();
   }
 
+  /// Whether the tensor-core lowering of `op`'s accumulator layout (mma.sync
+  /// or MFMA) computes `op`. A dot that shares its accumulator's layout
+  /// group with an eligible dot (kgpu-assign-layouts) but is not eligible
+  /// itself (a K the instruction does not divide, other operand types or
+  /// precision) runs on the CUDA-core loop, which takes any layout.
+  static bool onTensorCores(tt::DotOp op) {
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    Attribute acc = op.getC().getType().getEncoding();
+    Type e = aT.getElementType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    bool halfs = e.isF16() || e.isBF16();
+    if (kgpu::isMmaV2(acc)) {
+      bool tf32 = e.isF32() &&
+                  (op.getInputPrecision() == tt::InputPrecision::TF32 ||
+                   op.getInputPrecision() == tt::InputPrecision::TF32x3);
+      return (halfs || tf32) && M % 16 == 0 && N % 8 == 0 &&
+             K % (tf32 ? 8 : 16) == 0;
+    }
+    if (isa<kgpu::MfmaEncodingAttr>(acc))
+      return (halfs || e.isF32()) && M % 16 == 0 && N % 16 == 0 &&
+             K % (e.isF32() ? 4 : 16) == 0;
+    return false;
+  }
+
   /// Byte offset of B after A when stageOperands stages `op`'s operands
   /// (A's padded rows, 16-byte aligned).
   static int64_t stagedBOffset(tt::DotOp op) {
@@ -1929,6 +2070,8 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// shared memory with padded rows; each warp reads its operand fragments
   /// with ldmatrix (.trans for B, 9.7.14.5.15) and issues one mma per 16x8
   /// accumulator tile and 16-wide K step. Accumulators stay in registers.
+  /// f32 operands (inputPrecision tf32 / tf32x3) take mma.sync.m16n8k8
+  /// .tf32 instead (emitMmaTf32).
   LogicalResult lowerMmaV2(tt::DotOp op, OpAdaptor adaptor,
                            ConversionPatternRewriter &rewriter,
                            int64_t base) const {
@@ -1936,11 +2079,16 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t baseB = stageOperands(op, adaptor, rewriter, base);
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
-    Value zero = i32Const(rewriter, loc, 0);
-    acc = emitMmaV2(rewriter, loc, l,
-                    cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding()),
-                    op.getA().getType(), op.getB().getType(), acc, base, zero,
-                    baseB, zero);
+    auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    if (op.getA().getType().getElementType().isF32()) {
+      acc = emitMmaTf32(rewriter, loc, l, mma, op.getA().getType(),
+                        op.getB().getType(), acc, base, baseB,
+                        op.getInputPrecision() == tt::InputPrecision::TF32x3);
+    } else {
+      Value zero = i32Const(rewriter, loc, 0);
+      acc = emitMmaV2(rewriter, loc, l, mma, op.getA().getType(),
+                      op.getB().getType(), acc, base, zero, baseB, zero);
+    }
     replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
@@ -2993,8 +3141,7 @@ struct KGPUConvertToLLVM
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        Attribute acc = dot.getC().getType().getEncoding();
-        if (kgpu::isMmaV2(acc) || isa<kgpu::MfmaEncodingAttr>(acc))
+        if (DotLowering::onTensorCores(dot))
           allocate(op, DotLowering::stagedBytes(dot));
         else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));

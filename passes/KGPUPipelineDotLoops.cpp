@@ -156,6 +156,11 @@ struct KGPUPipelineDotLoops
     if (dots != 1 || !kgpu::isMmaV2(plan.dot.getType().getEncoding()))
       return std::nullopt;
     tt::DotOp dot = plan.dot;
+    // Slots hold 16-bit tiles (local_dot reads them with ldmatrix for
+    // m16n8k16); tf32 dots (f32 operands, m16n8k8) stay unpipelined.
+    Type elem = dot.getA().getType().getElementType();
+    if (!(elem.isF16() || elem.isBF16()))
+      return std::nullopt;
     // The accumulator is carried by the loop and only feeds the yield.
     auto accArg = dyn_cast<BlockArgument>(dot.getC());
     auto yield = cast<scf::YieldOp>(body->getTerminator());

@@ -51,8 +51,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     where two demands disagree. Records the CTA shape on the module.
 
     With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
-    whose M, N and K are multiples of 16, 8 and 16 (and everything sharing
-    its layout: the accumulator, the loop-carried value, the epilogue) gets
+    whose M, N and K are multiples of 16, 8 and 16, or on f32 operands with
+    inputPrecision tf32 or tf32x3 and an f32 accumulator whose M, N and K
+    are multiples of 16, 8 and 8 (and everything sharing its layout: the
+    accumulator, the loop-carried value, the epilogue) gets
     `#kgpu.mma<{version = 2, ...}>`, with the CTA's warps split over M and N
     in proportion to the 16x8 instruction tiles along each.
 
@@ -76,9 +78,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "lanes per warp (32 on NVIDIA, 64 on AMD CDNA)">,
     Option<"mmaVersion", "mma-version", "int", /*default=*/"0",
            "tensor-core accumulator layout for eligible tt.dot results: 0 = "
-           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later), "
-           "3 = warps along M only where wgmma can compute the dot (sm_90a), "
-           "mma.sync's otherwise, 4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
+           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 / m16n8k8 tf32 "
+           "(sm_80 and later), 3 = warps along M only where wgmma can "
+           "compute the dot (sm_90a, 16-bit operands), mma.sync's otherwise, "
+           "4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
   ];
 }
 
@@ -136,7 +139,8 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Applies when: an i32, signed-compare loop whose body holds exactly one
     tt.dot with an mma accumulator carried by the loop; A and B come
     straight from non-volatile tt.loads of 16-bit elements (so not f8
-    loads upcast by tt-upcast-f8-dot-operands) with a zero (or no)
+    loads upcast by tt-upcast-f8-dot-operands, nor the f32 operands of
+    tf32 dots) with a zero (or no)
     `other`, movable as 4, 8 or 16 contiguous bytes per thread along
     their rows (or, for B, along K: stored transposed), with masks that
     bound K only; everything else in the body computes those loads'
