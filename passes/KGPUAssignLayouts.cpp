@@ -386,11 +386,12 @@ struct KGPUAssignLayouts
     return success();
   }
 
-  /// #kgpu.mma<{version = 2}> for a tt.dot that mma.sync m16n8k16 can
-  /// compute (f16 or bf16 operands, M % 16 == 0, N % 8 == 0, K % 16 == 0,
-  /// 32-lane warps), null otherwise. Warps are doubled along the dimension
-  /// with more instruction tiles left per warp (M first on a tie); warps
-  /// beyond the tiles replicate along M.
+  /// #kgpu.mma<{version = 2}> for a tt.dot that mma.sync can compute, null
+  /// otherwise: m16n8k16 for f16 or bf16 operands (K % 16 == 0), m16n8k8
+  /// .tf32 for f32 operands with inputPrecision tf32 or tf32x3 (K % 8 ==
+  /// 0, f32 accumulator); M % 16 == 0, N % 8 == 0, 32-lane warps. Warps are
+  /// doubled along the dimension with more instruction tiles left per warp
+  /// (M first on a tie); warps beyond the tiles replicate along M.
   Attribute mmaLayoutFor(tt::DotOp dot) {
     if (mmaVersion == 4)
       return mfmaLayoutFor(dot);
@@ -400,22 +401,26 @@ struct KGPUAssignLayouts
     if (aT.getRank() != 2)
       return {};
     Type e = aT.getElementType();
-    if (!(e.isF16() || e.isBF16()) || bT.getElementType() != e)
-      return {};
     Type c = dot.getType().getElementType();
-    if (!(c.isF32() || c.isF16() || c.isBF16()))
+    bool tf32 = e.isF32() &&
+                (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
+                 dot.getInputPrecision() == tt::InputPrecision::TF32x3);
+    if (!(e.isF16() || e.isBF16() || tf32) || bT.getElementType() != e)
+      return {};
+    if (!(c.isF32() || ((c.isF16() || c.isBF16()) && !tf32)))
       return {};
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
+    if (M % 16 != 0 || N % 8 != 0 || K % (tf32 ? 8 : 16) != 0)
       return {};
     // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of M (a
     // multiple of 16 * num-warps rows: 64-row blocks repeat along M, one
     // m64nNk16 each) and the whole N (N <= 256); the 128-byte swizzled
-    // operand tiles need K and N in multiples of 64. Only for the one dot
-    // of a loop that carries its accumulator, the loops
-    // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs
-    // on this layout, which gives every warp a whole row of N.
-    if (mmaVersion == 3 && numWarps % 4 == 0 &&
+    // operand tiles need K and N in multiples of 64. 16-bit operands only
+    // (kiln has no tf32 wgmma). Only for the one dot of a loop that
+    // carries its accumulator, the loops kgpu-pipeline-dot-loops turns
+    // into wgmma: elsewhere mma.sync runs on this layout, which gives
+    // every warp a whole row of N.
+    if (mmaVersion == 3 && !tf32 && numWarps % 4 == 0 &&
         M % (16 * int64_t(numWarps)) == 0 && N % 64 == 0 && N <= 256 &&
         K % 64 == 0 && c.isF32() && isLoopCarriedDot(dot))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,

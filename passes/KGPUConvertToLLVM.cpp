@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/AxisInfo.h"
+#include "passes/FloatConversions.h"
 #include "passes/Passes.h"
 #include "passes/TargetInfo.h"
 
@@ -585,6 +586,31 @@ Value libdeviceAsIntrinsic(OpBuilder &b, Location loc, StringRef symbol,
                            ArrayRef<Value> args, Type resTy);
 std::string libdeviceAsOcml(StringRef symbol, Type resTy);
 
+/// Whether every value of `t` is an f16 value (so the upcast is exact).
+bool isF8UpcastableToF16(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+/// f8 values (`f8Type` f8E4M3FN or f8E5M2, bits as i8) to f16, exactly:
+/// two per instruction where the target has one
+/// (TargetInfo::convertF8x2ToF16x2), otherwise with integer operations
+/// (upcastF8ToF16Bits, FloatConversions.h).
+SmallVector<Value> upcastF8ToF16(OpBuilder &b, Location loc,
+                                 TargetInfo &target, ArrayRef<Value> bits,
+                                 Type f8Type) {
+  SmallVector<Value> out;
+  for (size_t i = 0; i + 1 < bits.size(); i += 2) {
+    SmallVector<Value, 2> pair =
+        target.convertF8x2ToF16x2(b, loc, bits[i], bits[i + 1], f8Type);
+    if (pair.empty())
+      break;
+    out.append(pair.begin(), pair.end());
+  }
+  for (size_t i = out.size(); i < bits.size(); ++i)
+    out.push_back(upcastF8ToF16Bits(b, loc, bits[i], f8Type));
+  return out;
+}
+
 /// Applies scalar versions of elementwise ops (arith, math and the
 /// elementwise tt ops) to every element a thread holds.
 struct ElementwiseLowering : ConversionPattern {
@@ -625,7 +651,26 @@ struct ElementwiseLowering : ConversionPattern {
         in.push_back(SmallVector<Value>(n, conv));
     }
     SmallVector<Value> out;
-    for (unsigned i = 0; i < n; ++i) {
+    Type resTy = getTypeConverter()->convertType(elem);
+    if (isa<tt::FpToFpOp>(op) &&
+        isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0).getType())) &&
+        (resTy.isF16() || resTy.isBF16() || resTy.isF32() || resTy.isF64())) {
+      Type srcElem = getElementTypeOrSelf(op->getOperand(0).getType());
+      // f8 upcasts convert elements in pairs where the target can. Every
+      // f8E4M3FN / f8E5M2 value is an f16, f32, f64 and bf16 value (at most
+      // 3 mantissa bits, exponents 2^-16 .. 2^15), so each step is exact.
+      out = upcastF8ToF16(rewriter, loc, *l.target, in[0], srcElem);
+      for (Value &v : out) {
+        if (resTy.isF16())
+          continue;
+        v = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), v);
+        if (resTy.isBF16())
+          v = LLVM::FPTruncOp::create(rewriter, loc, resTy, v);
+        else if (resTy.isF64())
+          v = LLVM::FPExtOp::create(rewriter, loc, resTy, v);
+      }
+    }
+    for (unsigned i = out.size(); i < n; ++i) {
       SmallVector<Value> args;
       for (auto &v : in)
         args.push_back(v[i]);
@@ -1693,14 +1738,131 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   return acc;
 }
 
+/// The tensor-core part of a tf32 dot with an mma.sync (version 2)
+/// accumulator: A (`aT`, MxK) and B (`bT`, KxN) of f32 are in shared memory
+/// at byte `aBase` / `bBase`, row-major with rows padded by 8 elements.
+/// Per 8-wide K step each warp loads its operand fragments element by
+/// element where kgpu::getMmaTf32OperandFragment puts them (A: 4 .b32
+/// registers per 16x8 tile, B: 2 per 8x8 tile; PTX ISA 9.7.14.5.7), rounds
+/// them to tf32 (cvt.rna.tf32.f32, TargetInfo::roundToTF32) and issues
+/// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 per 16x8 accumulator
+/// tile. With `threePass` (inputPrecision tf32x3) each operand x is split
+/// into hi = tf32(x) and lo = tf32(x - hi) (x - hi is exact in f32) and
+/// the tile takes three mma.sync, small terms first: a_lo * b_hi, a_hi *
+/// b_lo, a_hi * b_hi (a_lo * b_lo, below f32's precision, is left out).
+/// `accIn`: the thread's f32 accumulators in the layout's register order;
+/// returns the new ones.
+SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
+                               Location loc, const Lowering &l,
+                               kgpu::MmaEncodingAttr mma, RankedTensorType aT,
+                               RankedTensorType bT, ArrayRef<Value> accIn,
+                               int64_t aBase, int64_t bBase, bool threePass) {
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  int64_t strideA = kgpu::getPaddedRowStride(K),
+          strideB = kgpu::getPaddedRowStride(N);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t tileM = 16 * wm, tileN = 8 * wn;
+  int64_t repM = std::max<int64_t>(1, M / tileM);
+  int64_t repN = std::max<int64_t>(1, N / tileN);
+  auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+  IndexMath im{rewriter, loc};
+  Value warpM = im.mul(im.urem(warp, wm), 16);
+  Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 8);
+  Value group = im.udiv(lane, 4), thread = im.urem(lane, 4);
+  auto fragmentIndex = [&](int64_t perGroup, int64_t perThread,
+                           int64_t constant) {
+    return im.add(im.add(im.mul(group, perGroup), im.mul(thread, perThread)),
+                  constant);
+  };
+  // hi (and lo) parts of one operand element, as the i32 bits mma.sync
+  // takes for .tf32.
+  auto split = [&](Value x) -> std::pair<Value, Value> {
+    Value hi = l.target->roundToTF32(rewriter, loc, x);
+    Value lo;
+    if (threePass)
+      lo = LLVM::BitcastOp::create(
+          rewriter, loc, i32,
+          l.target->roundToTF32(rewriter, loc,
+                                LLVM::FSubOp::create(rewriter, loc, x, hi)));
+    return {LLVM::BitcastOp::create(rewriter, loc, i32, hi), lo};
+  };
+
+  SmallVector<Value> acc(accIn);
+  auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  std::array<NVVM::MMATypes, 2> ptxTypes = {NVVM::MMATypes::tf32,
+                                            NVVM::MMATypes::tf32};
+  std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                            NVVM::MMALayout::col};
+  auto fragA = kgpu::getMmaTf32OperandFragment(0);
+  auto fragB = kgpu::getMmaTf32OperandFragment(1);
+  for (int64_t k0 = 0; k0 < K; k0 += 8) {
+    // [rm][register] (hi, lo) of A, [rn][register] of B.
+    SmallVector<SmallVector<std::pair<Value, Value>>> aFrag(repM), bFrag(repN);
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (const kgpu::FragmentElement &f : fragA) {
+        Value row = im.urem(
+            im.add(im.add(warpM, rm * tileM),
+                   fragmentIndex(f.rowPerGroup, f.rowPerThread, f.row)),
+            M);
+        Value col = fragmentIndex(f.colPerGroup, f.colPerThread, k0 + f.col);
+        Value x = LLVM::LoadOp::create(
+            rewriter, loc, f32,
+            smemAddress(rewriter, loc, l, aBase, f32,
+                        im.add(im.mul(row, strideA), col)));
+        aFrag[rm].push_back(split(x));
+      }
+    for (int64_t rn = 0; rn < repN; ++rn)
+      for (const kgpu::FragmentElement &f : fragB) {
+        Value row = fragmentIndex(f.rowPerGroup, f.rowPerThread, k0 + f.row);
+        Value col = im.urem(
+            im.add(im.add(warpN, rn * tileN),
+                   fragmentIndex(f.colPerGroup, f.colPerThread, f.col)),
+            N);
+        Value x = LLVM::LoadOp::create(
+            rewriter, loc, f32,
+            smemAddress(rewriter, loc, l, bBase, f32,
+                        im.add(im.mul(row, strideB), col)));
+        bFrag[rn].push_back(split(x));
+      }
+    auto part = [](ArrayRef<std::pair<Value, Value>> frag, bool lo) {
+      SmallVector<Value> regs;
+      for (auto [hi, low] : frag)
+        regs.push_back(lo ? low : hi);
+      return regs;
+    };
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        unsigned first = unsigned((rm * repN + rn) * 4);
+        SmallVector<Value> c(acc.begin() + first, acc.begin() + first + 4);
+        // (A part, B part) per mma.sync: lo = true for the low part.
+        SmallVector<std::pair<bool, bool>> passes = {{false, false}};
+        if (threePass)
+          passes = {{true, false}, {false, true}, {false, false}};
+        for (auto [aLo, bLo] : passes) {
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, accStruct, part(aFrag[rm], aLo),
+              part(bFrag[rn], bLo), c, ArrayRef<int64_t>{16, 8, 8},
+              std::nullopt, std::nullopt, ptxTypes, layouts);
+          c = unpack(rewriter, loc, d);
+        }
+        for (auto [i, v] : llvm::enumerate(c))
+          acc[first + i] = v;
+      }
+  }
+  return acc;
+}
+
 /// tt.dot on CUDA cores: A and B go to shared memory (row-major), then a
 /// loop over K multiplies into the accumulator elements each thread holds,
 /// in f32 (i32 for i8 operands). Any operand and accumulator layout works.
 /// f32 operands with inputPrecision = tf32 are rounded to tf32 first
 /// (cvt.rna.tf32.f32), as tensor cores would see them. Correct for every
 /// shape the verifier accepts. A dot whose accumulator has the mma.sync
-/// layout (kgpu-assign-layouts mma-version=2) runs on tensor cores instead
-/// (lowerMmaV2).
+/// layout (kgpu-assign-layouts mma-version=2) or an MFMA one runs on
+/// tensor cores instead (lowerMmaV2, lowerMfma) where the instruction can
+/// compute it (onTensorCores).
 struct DotLowering : KPattern<tt::DotOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1726,10 +1888,10 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(elem);
     int64_t base = offsetAttr.getInt();
-    if (kgpu::isMmaV2(cT.getEncoding()))
-      return lowerMmaV2(op, adaptor, rewriter, base);
-    if (isa<kgpu::MfmaEncodingAttr>(cT.getEncoding()))
-      return lowerMfma(op, adaptor, rewriter, base);
+    if (onTensorCores(op))
+      return kgpu::isMmaV2(cT.getEncoding())
+                 ? lowerMmaV2(op, adaptor, rewriter, base)
+                 : lowerMfma(op, adaptor, rewriter, base);
 
     // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
     if (l.smemShared || inLoop(op))
@@ -1820,6 +1982,30 @@ struct DotLowering : KPattern<tt::DotOp> {
     return success();
   }
 
+  /// Whether the tensor-core lowering of `op`'s accumulator layout (mma.sync
+  /// or MFMA) computes `op`. A dot that shares its accumulator's layout
+  /// group with an eligible dot (kgpu-assign-layouts) but is not eligible
+  /// itself (a K the instruction does not divide, other operand types or
+  /// precision) runs on the CUDA-core loop, which takes any layout.
+  static bool onTensorCores(tt::DotOp op) {
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    Attribute acc = op.getC().getType().getEncoding();
+    Type e = aT.getElementType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    bool halfs = e.isF16() || e.isBF16();
+    if (kgpu::isMmaV2(acc)) {
+      bool tf32 = e.isF32() &&
+                  (op.getInputPrecision() == tt::InputPrecision::TF32 ||
+                   op.getInputPrecision() == tt::InputPrecision::TF32x3);
+      return (halfs || tf32) && M % 16 == 0 && N % 8 == 0 &&
+             K % (tf32 ? 8 : 16) == 0;
+    }
+    if (isa<kgpu::MfmaEncodingAttr>(acc))
+      return (halfs || e.isF32()) && M % 16 == 0 && N % 16 == 0 &&
+             K % (e.isF32() ? 4 : 16) == 0;
+    return false;
+  }
+
   /// Byte offset of B after A when stageOperands stages `op`'s operands
   /// (A's padded rows, 16-byte aligned).
   static int64_t stagedBOffset(tt::DotOp op) {
@@ -1884,6 +2070,8 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// shared memory with padded rows; each warp reads its operand fragments
   /// with ldmatrix (.trans for B, 9.7.14.5.15) and issues one mma per 16x8
   /// accumulator tile and 16-wide K step. Accumulators stay in registers.
+  /// f32 operands (inputPrecision tf32 / tf32x3) take mma.sync.m16n8k8
+  /// .tf32 instead (emitMmaTf32).
   LogicalResult lowerMmaV2(tt::DotOp op, OpAdaptor adaptor,
                            ConversionPatternRewriter &rewriter,
                            int64_t base) const {
@@ -1891,11 +2079,16 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t baseB = stageOperands(op, adaptor, rewriter, base);
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
-    Value zero = i32Const(rewriter, loc, 0);
-    acc = emitMmaV2(rewriter, loc, l,
-                    cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding()),
-                    op.getA().getType(), op.getB().getType(), acc, base, zero,
-                    baseB, zero);
+    auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    if (op.getA().getType().getElementType().isF32()) {
+      acc = emitMmaTf32(rewriter, loc, l, mma, op.getA().getType(),
+                        op.getB().getType(), acc, base, baseB,
+                        op.getInputPrecision() == tt::InputPrecision::TF32x3);
+    } else {
+      Value zero = i32Const(rewriter, loc, 0);
+      acc = emitMmaV2(rewriter, loc, l, mma, op.getA().getType(),
+                      op.getB().getType(), acc, base, zero, baseB, zero);
+    }
     replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
@@ -2888,11 +3081,18 @@ struct KGPUConvertToLLVM
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     std::unique_ptr<TargetInfo> targetInfo;
-    if (target == "nvptx")
-      targetInfo = createNVPTXTargetInfo();
-    else if (target == "amdgpu")
+    if (target == "nvptx") {
+      // "sm_90a" -> 90; anything else (empty, unknown) -> 0: no
+      // chip-specific instructions.
+      int sm = 0;
+      StringRef chip = arch.getValue();
+      if (chip.consume_front("sm_") &&
+          chip.take_while(llvm::isDigit).getAsInteger(10, sm))
+        sm = 0;
+      targetInfo = createNVPTXTargetInfo(sm, ptxVersion);
+    } else if (target == "amdgpu") {
       targetInfo = createAMDGPUTargetInfo();
-    else {
+    } else {
       module.emitError() << "unknown target '" << target
                          << "' (supported: nvptx, amdgpu)";
       return signalPassFailure();
@@ -2932,10 +3132,14 @@ struct KGPUConvertToLLVM
         }
         if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
             ea != eb) {
-          op->emitError() << "tt.dot on " << ea << " x " << eb
-                          << " operands is not supported by the "
-                          << (target == "nvptx" ? "NVPTX" : "AMDGPU")
-                          << " lowering yet";
+          InFlightDiagnostic diag =
+              op->emitError() << "tt.dot on " << ea << " x " << eb
+                              << " operands is not supported by the "
+                              << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                              << " lowering yet";
+          if (isF8UpcastableToF16(ea) && isF8UpcastableToF16(eb))
+            diag << " (run tt-upcast-f8-dot-operands first: it converts "
+                    "f8E4M3FN and f8E5M2 operands to f16)";
           return WalkResult::interrupt();
         }
       }
@@ -3039,8 +3243,7 @@ struct KGPUConvertToLLVM
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        Attribute acc = dot.getC().getType().getEncoding();
-        if (kgpu::isMmaV2(acc) || isa<kgpu::MfmaEncodingAttr>(acc))
+        if (DotLowering::onTensorCores(dot))
           allocate(op, DotLowering::stagedBytes(dot));
         else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));

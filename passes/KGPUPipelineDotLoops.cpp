@@ -177,6 +177,11 @@ struct KGPUPipelineDotLoops
     if (dots != 1 || !kgpu::isMmaV2(plan.dot.getType().getEncoding()))
       return std::nullopt;
     tt::DotOp dot = plan.dot;
+    // Slots hold 16-bit tiles (local_dot reads them with ldmatrix for
+    // m16n8k16); tf32 dots (f32 operands, m16n8k8) stay unpipelined.
+    Type elem = dot.getA().getType().getElementType();
+    if (!(elem.isF16() || elem.isBF16()))
+      return std::nullopt;
     // The accumulator is carried by the loop and only feeds the yield.
     auto accArg = dyn_cast<BlockArgument>(dot.getC());
     auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -186,7 +191,12 @@ struct KGPUPipelineDotLoops
     if (yield.getOperand(plan.accIndex) != dot.getD() || !dot->hasOneUse() ||
         !accArg.hasOneUse())
       return std::nullopt;
-    // A and B straight from loads used only by the dot.
+    // A and B straight from loads used only by the dot. f8 operands are
+    // not: tt-upcast-f8-dot-operands puts a tt.fp_to_fp to f16 between the
+    // load and the dot, and local_dot reads 16-bit slots with ldmatrix, so
+    // such loops run unpipelined (correct, one staging per iteration).
+    // Pipelining them needs 8-bit slots and an upcast between shared
+    // memory and the mma fragments, not written yet.
     AxisInfoAnalysis axisInfo;
     for (int i = 0; i < 2; ++i) {
       Value v = i == 0 ? dot.getA() : dot.getB();

@@ -74,6 +74,8 @@ std::string vectorSuffix(unsigned n) {
 
 class NVPTXTargetInfo : public TargetInfo {
 public:
+  NVPTXTargetInfo(int sm, int ptxVersion) : sm(sm), ptxVersion(ptxVersion) {}
+
   StringRef getName() const override { return "nvptx"; }
   unsigned getWarpSize() const override { return 32; }
   unsigned getSharedAddressSpace() const override { return 3; }
@@ -370,16 +372,46 @@ public:
     return LLVM::BitcastOp::create(b, loc, b.getF32Type(), asmOp.getResult(0));
   }
 
+  /// cvt.rn.f16x2.e4m3x2 / cvt.rn.f16x2.e5m2x2 (PTX ISA 9.7.9.21: sm_89,
+  /// PTX ISA 7.8): the low byte of the 16-bit source becomes the low half
+  /// of the result. LLVM 22's NVPTX backend selects them for sm_90+ with
+  /// PTX 7.8 and for sm_89 only from PTX 8.1, so those are the conditions.
+  SmallVector<Value, 2> convertF8x2ToF16x2(OpBuilder &b, Location loc,
+                                           Value first, Value second,
+                                           Type f8Type) override {
+    bool selectable = (sm >= 90 && ptxVersion >= 78) ||
+                      (sm >= 89 && ptxVersion >= 81);
+    if (!selectable || !isa<Float8E4M3FNType, Float8E5M2Type>(f8Type))
+      return {};
+    Type i32 = b.getI32Type();
+    auto c = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+    };
+    Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
+    pair = LLVM::InsertElementOp::create(b, loc, pair, first, c(0));
+    pair = LLVM::InsertElementOp::create(b, loc, pair, second, c(1));
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), pair, /*relu=*/false,
+        f8Type);
+    return {LLVM::ExtractElementOp::create(b, loc, halves, c(0)),
+            LLVM::ExtractElementOp::create(b, loc, halves, c(1))};
+  }
+
   void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {
     OpBuilder b(fn.getContext());
     fn->setAttr("nvvm.kernel", b.getUnitAttr());
     fn->setAttr("nvvm.maxntid",
                 b.getDenseI32ArrayAttr({int32_t(numThreads), 1, 1}));
   }
+
+private:
+  int sm;         // compute capability x 10 (90 = sm_90); 0 unknown
+  int ptxVersion; // PTX ISA x 10 (80 = 8.0); 0 unknown
 };
 
 } // namespace
 
-std::unique_ptr<TargetInfo> kiln::createNVPTXTargetInfo() {
-  return std::make_unique<NVPTXTargetInfo>();
+std::unique_ptr<TargetInfo> kiln::createNVPTXTargetInfo(int sm,
+                                                        int ptxVersion) {
+  return std::make_unique<NVPTXTargetInfo>(sm, ptxVersion);
 }

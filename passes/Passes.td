@@ -5,6 +5,40 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TTUpcastF8DotOperands : Pass<"tt-upcast-f8-dot-operands", "::mlir::ModuleOp"> {
+  let summary = "convert f8E4M3FN / f8E5M2 tt.dot operands to f16, exactly";
+  let description = [{
+    Every value of f8E4M3FN (1-4-3, bias 7, largest 448, smallest subnormal
+    2^-9, no infinities) and of f8E5M2 (1-5-2, bias 15: the upper byte of an
+    f16) is an f16 value, so a tt.dot on such operands equals the tt.dot on
+    their f16 upcasts: with an f32 accumulator each product is exact either
+    way. This pass inserts that upcast (`tt.fp_to_fp`, no rounding mode)
+    before each such operand, so the f16 tensor-core paths
+    (kgpu-assign-layouts mma-version 2/3/4, kgpu-convert-to-llvm) and the
+    CUDA-core loop multiply f8 data; a dot of two different f8 formats
+    (e4m3 x e5m2) becomes f16 x f16 as well. Other f8 formats (the FNUZ
+    ones, f8E4M3B11FNUZ) are left alone and rejected by name by the
+    lowering. Run before kgpu-assign-layouts: the upcast shares its
+    operand's (blocked) layout.
+
+    A K loop whose dot operands are upcast loads is not software-pipelined
+    (kgpu-pipeline-dot-loops copies 16-bit tiles straight from their loads);
+    it runs with one shared-memory staging per iteration.
+
+    Before:
+    ```mlir
+    %d = tt.dot %a, %b, %c : tensor<32x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<32x64xf32>
+    ```
+    After:
+    ```mlir
+    %a16 = tt.fp_to_fp %a : tensor<32x64xf8E4M3FN> -> tensor<32x64xf16>
+    %b16 = tt.fp_to_fp %b : tensor<64x64xf8E4M3FN> -> tensor<64x64xf16>
+    %d = tt.dot %a16, %b16, %c : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+    ```
+  }];
+  let dependentDialects = [];
+}
+
 def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "give every tt tensor a distributed layout (kgpu encoding)";
   let description = [{
@@ -17,8 +51,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     where two demands disagree. Records the CTA shape on the module.
 
     With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
-    whose M, N and K are multiples of 16, 8 and 16 (and everything sharing
-    its layout: the accumulator, the loop-carried value, the epilogue) gets
+    whose M, N and K are multiples of 16, 8 and 16, or on f32 operands with
+    inputPrecision tf32 or tf32x3 and an f32 accumulator whose M, N and K
+    are multiples of 16, 8 and 8 (and everything sharing its layout: the
+    accumulator, the loop-carried value, the epilogue) gets
     `#kgpu.mma<{version = 2, ...}>`, with the CTA's warps split over M and N
     in proportion to the 16x8 instruction tiles along each.
 
@@ -42,9 +78,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "lanes per warp (32 on NVIDIA, 64 on AMD CDNA)">,
     Option<"mmaVersion", "mma-version", "int", /*default=*/"0",
            "tensor-core accumulator layout for eligible tt.dot results: 0 = "
-           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 (sm_80 and later), "
-           "3 = warps along M only where wgmma can compute the dot (sm_90a), "
-           "mma.sync's otherwise, 4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
+           "none (CUDA-core FMA), 2 = mma.sync m16n8k16 / m16n8k8 tf32 "
+           "(sm_80 and later), 3 = warps along M only where wgmma can "
+           "compute the dot (sm_90a, 16-bit operands), mma.sync's otherwise, "
+           "4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
   ];
 }
 
@@ -76,6 +113,13 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvptx\"",
            "target of the lowering (nvptx, amdgpu)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "chip (sm_90a, gfx942); picks chip-specific instructions (NVPTX "
+           "sm_89+: cvt f8x2 to f16x2); empty: only those every chip of the "
+           "target has">,
+    Option<"ptxVersion", "ptx-version", "int", /*default=*/"0",
+           "PTX ISA version x 10 the NVPTX backend emits (80 = PTX ISA 8.0); "
+           "0: unknown">,
   ];
 }
 
@@ -94,8 +138,10 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
 
     Applies when: an i32, signed-compare loop whose body holds exactly one
     tt.dot with an mma accumulator carried by the loop; A and B come
-    straight from non-volatile tt.loads of 16-bit elements with a zero (or
-    no) `other`, movable as 4, 8 or 16 contiguous bytes per thread along
+    straight from non-volatile tt.loads of 16-bit elements (so not f8
+    loads upcast by tt-upcast-f8-dot-operands, nor the f32 operands of
+    tf32 dots) with a zero (or no)
+    `other`, movable as 4, 8 or 16 contiguous bytes per thread along
     their rows (or, for B, along K: stored transposed), with masks that
     bound K only; everything else in the body computes those loads'
     pointers and masks or advances loop-carried pointers (pure ops that do

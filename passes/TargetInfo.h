@@ -94,13 +94,27 @@ public:
   virtual mlir::Value roundToTF32(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::Value x) = 0;
 
+  /// Two values of `f8Type` (f8E4M3FN or f8E5M2; each an i8 holding the
+  /// bits) converted to f16 (exactly) by one instruction: the two f16
+  /// values, in order. Empty, creating nothing, where the chip has no such
+  /// instruction; the lowering then converts with integer operations
+  /// (KGPUConvertToLLVM, upcastF8ToF16).
+  virtual llvm::SmallVector<mlir::Value, 2>
+  convertF8x2ToF16x2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
+                     mlir::Value second, mlir::Type f8Type) {
+    return {};
+  }
+
   /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
   virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
 };
 
 /// NVPTX: PTX special registers, shfl.sync, bar.sync, ld/st.global with
-/// predicates and cache operators (PTX ISA 9.7.9.8 ld, 9.7.9.9 st).
-std::unique_ptr<TargetInfo> createNVPTXTargetInfo();
+/// predicates and cache operators (PTX ISA 9.7.9.8 ld, 9.7.9.9 st), for
+/// compute capability `sm` (90 for sm_90/sm_90a; 0: unknown, no
+/// chip-specific instructions) and PTX ISA `ptxVersion` x 10 (0: unknown).
+std::unique_ptr<TargetInfo> createNVPTXTargetInfo(int sm = 0,
+                                                  int ptxVersion = 0);
 
 /// AMDGPU (gfx90a, gfx942): ROCDL workitem/workgroup ids, ds_bpermute,
 /// s_barrier, masked vector loads/stores, LLVM atomicrmw/cmpxchg with AMDGPU

@@ -33,7 +33,7 @@ void buildTTIRToLLVMAMDGPUPipeline(OpPassManager &pm,
   // 4); gfx90a and gfx942 both have v_mfma_f32_16x16x16f16/_bf16_1k.
   addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
                       /*mmaVersion=*/4);
-  addLLVMLowering(pm, "amdgpu");
+  addLLVMLowering(pm, "amdgpu", options.arch);
 }
 
 void registerAMDGPUPipeline() {

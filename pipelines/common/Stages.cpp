@@ -27,6 +27,9 @@ void addTTCleanup(OpPassManager &pm) {
 /// coalescing decisions are made here.
 void addLayoutAssignment(OpPassManager &pm, int numWarps,
                          int threadsPerWarp, int mmaVersion) {
+  // f8E4M3FN / f8E5M2 dot operands become f16 (exactly) first, so that the
+  // dot gets the f16 tensor-core layouts and lowerings.
+  pm.addPass(createTTUpcastF8DotOperands());
   KGPUAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = numWarps;
   layoutOptions.threadsPerWarp = threadsPerWarp;
@@ -38,9 +41,12 @@ void addLayoutAssignment(OpPassManager &pm, int numWarps,
 
 /// Stage 3: SIMT lowering of tensors to per-thread LLVM values, then the
 /// structured control flow left in the kernel body.
-void addLLVMLowering(OpPassManager &pm, llvm::StringRef target) {
+void addLLVMLowering(OpPassManager &pm, llvm::StringRef target,
+                     llvm::StringRef arch, int ptxVersion) {
   KGPUConvertToLLVMOptions llvmOptions;
   llvmOptions.target = target.str();
+  llvmOptions.arch = arch.str();
+  llvmOptions.ptxVersion = ptxVersion;
   pm.addPass(createKGPUConvertToLLVM(llvmOptions));
   // NVVM ops defined by their PTX text (wgmma.mma_async) become inline asm.
   if (target == "nvptx")

@@ -21,16 +21,20 @@ namespace kiln::pipelines {
 /// Stage 1: canonicalize + CSE of the TTIR as written.
 void addTTCleanup(mlir::OpPassManager &pm);
 
-/// Stage 2: distributed layouts for `numWarps` warps of `threadsPerWarp`
+/// Stage 2: f8E4M3FN / f8E5M2 dot operands upcast to f16 (exact), then
+/// distributed layouts for `numWarps` warps of `threadsPerWarp`
 /// lanes (coalescing decided here), tensor-core accumulator layouts of
 /// `mmaVersion` (0 = none, 2 = mma.sync) for eligible dots, then
 /// conversion clean-up.
 void addLayoutAssignment(mlir::OpPassManager &pm, int numWarps,
                          int threadsPerWarp, int mmaVersion = 0);
 
-/// Stage 3: SIMT lowering for `target` ("nvptx", "amdgpu"), then the
-/// structured control flow and clean-up down to the LLVM dialect.
-void addLLVMLowering(mlir::OpPassManager &pm, llvm::StringRef target);
+/// Stage 3: SIMT lowering for `target` ("nvptx", "amdgpu") on chip `arch`
+/// ("sm_90a", "gfx942"; empty: any chip of the target) with PTX ISA
+/// `ptxVersion` x 10 (NVPTX; 0 unknown), then the structured control flow
+/// and clean-up down to the LLVM dialect.
+void addLLVMLowering(mlir::OpPassManager &pm, llvm::StringRef target,
+                     llvm::StringRef arch = "", int ptxVersion = 0);
 
 } // namespace kiln::pipelines
 

@@ -65,7 +65,7 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
     pipelineOptions.wgmma = wgmma;
     pm.addPass(createKGPUPipelineDotLoops(pipelineOptions));
   }
-  addLLVMLowering(pm, "nvptx");
+  addLLVMLowering(pm, "nvptx", options.arch, options.ptxVersion);
 }
 
 void registerNVPTXPipeline() {

@@ -2,6 +2,8 @@
 // RUN: not kiln-opt %S/Inputs/unsupported-dot.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=UNSUP
 // RUN: not kiln-opt %S/Inputs/batched-dot.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=BATCHED
 // RUN: not kiln-opt %S/Inputs/batched-dot.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4' 2>&1 | FileCheck %s --check-prefix=BATCHED-AMD
+// RUN: not kiln-opt %S/Inputs/fnuz-dot.mlir --kiln-ttir-to-llvm-nvptx='num-warps=4 arch=sm_90a' 2>&1 | FileCheck %s --check-prefix=FNUZ
+// RUN: not kiln-opt %S/Inputs/fnuz-dot.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4 arch=gfx942' 2>&1 | FileCheck %s --check-prefix=FNUZ-AMD
 
 // tt.dot on CUDA cores: A (32x16 f16) and B (16x32 f16) to dynamic shared
 // memory (2048 bytes), one barrier, then a loop over K whose iteration
@@ -36,9 +38,13 @@ tt.func public @dot_tf32(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %p: !tt.p
   tt.return
 }
 
-// UNSUP: error: tt.dot on 'f8E4M3FN' x 'f8E4M3FN' operands is not supported by the NVPTX lowering yet
+// UNSUP: unsupported-dot.mlir:8:8: error: tt.dot on 'f8E4M3FN' x 'f8E4M3FN' operands is not supported by the NVPTX lowering yet (run tt-upcast-f8-dot-operands first: it converts f8E4M3FN and f8E5M2 operands to f16)
 // UNSUP-NOT: failed to legalize
 // BATCHED: batched-dot.mlir:4:8: error: batched (3-D) tt.dot is not supported by the NVPTX lowering yet
 // BATCHED-NOT: failed to legalize
 // BATCHED-AMD: error: batched (3-D) tt.dot is not supported by the AMDGPU lowering yet
 // BATCHED-AMD-NOT: failed to legalize
+// FNUZ: fnuz-dot.mlir:8:8: error: tt.dot on 'f8E4M3FNUZ' x 'f8E4M3FNUZ' operands is not supported by the NVPTX lowering yet{{$}}
+// FNUZ-NOT: failed to legalize
+// FNUZ-AMD: fnuz-dot.mlir:8:8: error: tt.dot on 'f8E4M3FNUZ' x 'f8E4M3FNUZ' operands is not supported by the AMDGPU lowering yet{{$}}
+// FNUZ-AMD-NOT: failed to legalize

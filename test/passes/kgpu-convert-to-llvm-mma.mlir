@@ -79,13 +79,19 @@ tt.func public @dot_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %p: !tt.
 
 // -----
 
-// Not eligible for mma.sync: K = 8 is not a multiple of 16, and f32
-// operands (tf32) stay on the CUDA-core path for now.
+// Not eligible for mma.sync: K = 8 is not a multiple of 16 for f16
+// operands. The accumulator shares its layout group with the tf32 dot's,
+// which m16n8k8 .tf32 can compute, so both results get #mma; the f16 dot
+// still runs on the CUDA-core loop (it takes any accumulator layout), the
+// tf32 one on mma.sync (m16n8k8 only, no m16n8k16).
 // LAYOUT-LABEL: tt.func public @not_mma
-// LAYOUT-NOT: #kgpu.mma
+// LAYOUT: tt.dot {{.*}} : tensor<16x8xf16, {{.*}}> * tensor<8x16xf16, {{.*}}> -> tensor<16x16xf32, #mma>
 // CHECK-LABEL: llvm.func @not_mma
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: llvm.intr.fma
+// CHECK: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+// CHECK-NOT: k = 16
+// CHECK: llvm.return
 tt.func public @not_mma(%a: tensor<16x8xf16>, %b: tensor<8x16xf16>, %x: tensor<16x16xf32>, %y: tensor<16x16xf32>, %p: !tt.ptr<f32>) {
   %c = arith.constant dense<0.0> : tensor<16x16xf32>
   %d = tt.dot %a, %b, %c : tensor<16x8xf16> * tensor<8x16xf16> -> tensor<16x16xf32>

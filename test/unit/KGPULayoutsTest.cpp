@@ -8,6 +8,9 @@
 //   MFMA 16x16 on 64 lanes (AMD CDNA3 ISA, v_mfma_f32_16x16x16f16 D layout):
 //     lane l holds item i at (4*(l/16)+i, l%16).
 // and every element of the tile must be held by exactly one (warp, lane).
+// Likewise the operand fragments of mma.sync m16n8k8 with .tf32
+// (9.7.14.5.7) by which the tf32 lowering loads A and B registers
+// (getMmaTf32OperandFragment).
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,6 +104,53 @@ TEST_F(KGPULayoutsTest, MfmaCoversTheTileOnce) {
                         {128, 256}, 8, 64);
   expectEachElementOnce(MfmaEncodingAttr::get(&ctx, {2, 2}, {16, 16}),
                         {64, 64}, 4, 64);
+}
+
+/// (row, col) of register `reg` of `lane` in a tf32 operand fragment.
+std::pair<int64_t, int64_t> fragmentPosition(unsigned operand, unsigned lane,
+                                             unsigned reg) {
+  FragmentElement f = getMmaTf32OperandFragment(operand)[reg];
+  int64_t g = lane / 4, t = lane % 4;
+  return {f.rowPerGroup * g + f.rowPerThread * t + f.row,
+          f.colPerGroup * g + f.colPerThread * t + f.col};
+}
+
+TEST_F(KGPULayoutsTest, MmaTf32OperandFragmentsMatchPtxIsa) {
+  // PTX ISA 9.7.14.5.7, mma.m16n8k8 with .tf32: A (16x8) in a0..a3 at
+  // row g for a0, a2 and g + 8 for a1, a3; col t for a0, a1 and t + 4 for
+  // a2, a3. B (8x8, K x N) in b0, b1 at row t for b0, t + 4 for b1; col g.
+  ASSERT_EQ(getMmaTf32OperandFragment(0).size(), 4u);
+  ASSERT_EQ(getMmaTf32OperandFragment(1).size(), 2u);
+  for (unsigned l = 0; l < 32; ++l) {
+    int64_t g = l / 4, t = l % 4;
+    EXPECT_EQ(fragmentPosition(0, l, 0), std::make_pair(g, t));
+    EXPECT_EQ(fragmentPosition(0, l, 1), std::make_pair(g + 8, t));
+    EXPECT_EQ(fragmentPosition(0, l, 2), std::make_pair(g, t + 4));
+    EXPECT_EQ(fragmentPosition(0, l, 3), std::make_pair(g + 8, t + 4));
+    EXPECT_EQ(fragmentPosition(1, l, 0), std::make_pair(t, g));
+    EXPECT_EQ(fragmentPosition(1, l, 1), std::make_pair(t + 4, g));
+  }
+  // Lane 5 (g = 1, t = 1), spelled out: A at (1,1) (9,1) (1,5) (9,5);
+  // B at (1,1) (5,1).
+  EXPECT_EQ(fragmentPosition(0, 5, 3), std::make_pair(int64_t(9), int64_t(5)));
+  EXPECT_EQ(fragmentPosition(1, 5, 1), std::make_pair(int64_t(5), int64_t(1)));
+}
+
+TEST_F(KGPULayoutsTest, MmaTf32OperandFragmentsCoverTheTilesOnce) {
+  for (unsigned operand = 0; operand < 2; ++operand) {
+    std::map<std::pair<int64_t, int64_t>, int> owners;
+    unsigned regs = getMmaTf32OperandFragment(operand).size();
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned r = 0; r < regs; ++r)
+        ++owners[fragmentPosition(operand, l, r)];
+    int64_t rows = operand == 0 ? 16 : 8, cols = 8;
+    EXPECT_EQ(int64_t(owners.size()), rows * cols);
+    for (const auto &[pos, count] : owners) {
+      EXPECT_EQ(count, 1);
+      EXPECT_LT(pos.first, rows);
+      EXPECT_LT(pos.second, cols);
+    }
+  }
 }
 
 } // namespace

@@ -58,6 +58,31 @@ getThreadBaseTerms(mlir::Attribute layout);
 /// (sizePerThread x threadsPerWarp x warpsPerCTA for blocked).
 llvm::SmallVector<int64_t> getTileShape(mlir::Attribute layout);
 
+/// Where one register of a lane's tensor-core operand fragment sits in the
+/// instruction's operand tile, in the PTX ISA's terms groupID g = lane / 4
+/// and threadID_in_group t = lane % 4:
+///   row = rowPerGroup * g + rowPerThread * t + row
+///   col = colPerGroup * g + colPerThread * t + col
+struct FragmentElement {
+  int64_t rowPerGroup, rowPerThread, row;
+  int64_t colPerGroup, colPerThread, col;
+};
+
+/// Operand fragments of mma.sync.aligned.m16n8k8 with .tf32 multiplicands
+/// (PTX ISA 9.7.14.5.7, "Matrix Fragments for mma.m16n8k8", .tf32), one
+/// entry per .b32 register in register order. `operand` 0: A, 16 x 8
+/// (M x K), registers a0..a3 at (g + 8 * (i % 2), t + 4 * (i / 2));
+/// 1: B, 8 x 8 (K x N), registers b0, b1 at (t + 4 * i, g).
+inline llvm::SmallVector<FragmentElement, 4>
+getMmaTf32OperandFragment(unsigned operand) {
+  if (operand == 0)
+    return {{1, 0, 0, 0, 1, 0},
+            {1, 0, 8, 0, 1, 0},
+            {1, 0, 0, 0, 1, 4},
+            {1, 0, 8, 0, 1, 4}};
+  return {{0, 1, 0, 1, 0, 0}, {0, 1, 4, 1, 0, 0}};
+}
+
 /// Row stride, in elements, of a 16-bit (or 32-bit) dot operand tile staged
 /// row-major in shared memory by the ldmatrix / MFMA lowerings and the
 /// K-loop pipeline (not the swizzled wgmma tiles): rows padded by 8
