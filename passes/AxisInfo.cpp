@@ -149,10 +149,19 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   unsigned rank = shape.size();
 
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+      // The induction variable is lb + i * step: a multiple of whatever
+      // divides both (a K loop stepping by the block size keeps its
+      // offsets block-aligned).
+      if (arg == loop.getInductionVar()) {
+        int64_t lb = get(loop.getLowerBound()).divisibility[0];
+        int64_t step = get(loop.getStep()).divisibility[0];
+        return uniform(shape, std::gcd(lb, step), std::nullopt);
+      }
       if (arg.getArgNumber() >= 1 &&
           arg.getArgNumber() - 1 < loop.getInitArgs().size())
         return loopCarried(loop, arg.getArgNumber() - 1);
+    }
     auto fn = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
     if (!fn || !isa<IntegerType, kiln::tt::PointerType>(arg.getType()))
       return unknown(shape);
@@ -272,8 +281,15 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
               info.contiguity[d] = l.contiguity[d];
             else if (l.constant == 1)
               info.contiguity[d] = r.contiguity[d];
-            info.divisibility[d] = std::min(
-                kMaxDivisibility, l.divisibility[d] * r.divisibility[d]);
+            // A run a, a+1, ... has a's divisibility only at its start;
+            // scaled by anything but 1 its elements become runs of their
+            // own, and a + 1 is odd where a is even: count 1 for it.
+            int64_t ld = l.divisibility[d], rd = r.divisibility[d];
+            if (l.contiguity[d] > 1 && r.constant != 1)
+              ld = 1;
+            if (r.contiguity[d] > 1 && l.constant != 1)
+              rd = 1;
+            info.divisibility[d] = std::min(kMaxDivisibility, ld * rd);
             info.constancy[d] = gcd(l.constancy[d], r.constancy[d]);
           }
           if (l.constant && r.constant)
@@ -313,9 +329,10 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
       })
       .Case([&](arith::SelectOp s) {
         AxisInfo info = unknown(shape);
-        const AxisInfo &c = get(s.getCondition());
-        const AxisInfo &t = get(s.getTrueValue());
-        const AxisInfo &f = get(s.getFalseValue());
+        // Copies: each get() may grow the cache and move earlier entries.
+        const AxisInfo c = get(s.getCondition());
+        const AxisInfo t = get(s.getTrueValue());
+        const AxisInfo f = get(s.getFalseValue());
         if (t.getRank() != rank || f.getRank() != rank)
           return info;
         for (unsigned d = 0; d < rank; ++d) {
@@ -326,6 +343,18 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
           info.divisibility[d] = gcd(t.divisibility[d], f.divisibility[d]);
         }
         return info;
+      })
+      .Case([&](tt::BitcastOp c) {
+        // A pointer cast between pointees of one size keeps the addresses
+        // and so every fact (tt-lower-tensor-descriptors casts a base
+        // pointing to i16 to the block's bf16, say).
+        Type from = c.getSrc().getType(), to = c.getType();
+        if (isa<tt::PointerType>(getElementTypeOrSelf(from)) &&
+            isa<tt::PointerType>(getElementTypeOrSelf(to)) &&
+            elementBytes(from) == elementBytes(to) &&
+            get(c.getSrc()).getRank() == rank)
+          return get(c.getSrc());
+        return unknown(shape);
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
             arith::IndexCastOp>([&](Operation *) {

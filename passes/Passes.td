@@ -5,6 +5,67 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TTLowerTensorDescriptors
+    : Pass<"tt-lower-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "rewrite tensor-descriptor loads and stores into masked pointer loads and stores";
+  let description = [{
+    A `tt.make_tensor_descriptor %base, [shape...], [strides...]` stands for
+    a global tensor: element (i0, ..., in-1) lives at
+    `base + sum(ik * strides[k])` (strides in elements, i64; shape in
+    elements, i32). Each `tt.descriptor_load %d[%o0, ...]` becomes a
+    `tt.load` of the block starting at the i32 offsets, with a bounds mask
+    (`0 <= ok + j < shape[k]` in every dimension) and `other` = 0 (NaN
+    where the descriptor says `padding = nan`); each
+    `tt.descriptor_store` a `tt.store` under the same mask, so elements
+    outside the tensor are neither read nor written. `tt.descriptor_gather`
+    / `tt.descriptor_scatter` are the same with a tensor of row offsets.
+    Afterwards no descriptor is left: later passes (AxisInfo, coalescing,
+    kgpu-pipeline-dot-loops) see ordinary pointer loads.
+
+    The generated IR is shaped for AxisInfo: the offsets' scalar part
+    (`sum(ok * strides[k])`, i64) goes into one scalar `tt.addptr` on the
+    base, so the block's tensor offsets are `tt.make_range` times constant
+    strides (i32 where the block's extent provably fits, else i64) and keep
+    the innermost dimension's contiguity when its stride is the constant 1;
+    each dimension's bound check is one unsigned compare of
+    `splat(ok) + make_range` against `splat(shape[k])`, whose constancy
+    AxisInfo derives from the divisibility of the offset and the shape (a
+    mask that is uniform over the block, as in a matmul whose sizes are
+    multiples of the block, does not stop vectorization or pipelining).
+
+    Supported flows: the descriptor is made by tt.make_tensor_descriptor in
+    the function and used directly by descriptor loads/stores (anywhere
+    below it, inside loops or ifs). A descriptor passed to the kernel
+    (host-side TMA descriptors), carried by a loop, yielded by an scf.if,
+    passed to a call or returned, and `tt.descriptor_reduce`, are errors
+    naming the op. Real TMA (cp.async.bulk.tensor with a tensor map) is
+    not used yet.
+
+    Before:
+    ```mlir
+    %d = tt.make_tensor_descriptor %base, [%m, %k], [%stride, %c1_i64] : <f16>, <tensor<64x32xf16>>
+    %a = tt.descriptor_load %d[%i, %j] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+    ```
+    After (abridged: nested expressions stand for one op each):
+    ```mlir
+    %off = arith.addi (arith.muli (arith.extsi %i), %stride), (arith.extsi %j) : i64
+    %p = tt.addptr %base, %off : !tt.ptr<f16>, i64
+    %rows = tt.expand_dims (tt.make_range {end = 64 : i32, start = 0 : i32}) {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %cols = tt.expand_dims (tt.make_range {end = 32 : i32, start = 0 : i32}) {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+    %inM = arith.cmpi ult, (arith.addi (tt.splat %i), %rows), (tt.splat %m) : tensor<64x1xi32>
+    %inK = arith.cmpi ult, (arith.addi (tt.splat %j), %cols), (tt.splat %k) : tensor<1x32xi32>
+    %mask = arith.andi (tt.broadcast %inM), (tt.broadcast %inK) : tensor<64x32xi1>
+    %offs = arith.addi (tt.broadcast (arith.muli (arith.extsi %rows), (tt.splat %stride))),
+                       (tt.broadcast (arith.extsi %cols)) : tensor<64x32xi64>
+    %ptrs = tt.addptr (tt.splat %p), %offs : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi64>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf16>
+    %a = tt.load %ptrs, %mask, %zero : tensor<64x32x!tt.ptr<f16>>
+    ```
+    (With constant strides whose block extent fits, `%offs` is i32.)
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TTUpcastF8DotOperands : Pass<"tt-upcast-f8-dot-operands", "::mlir::ModuleOp"> {
   let summary = "convert f8E4M3FN / f8E5M2 tt.dot operands to f16, exactly";
   let description = [{

@@ -110,6 +110,28 @@ def reference_config(name, full):
     return None
 
 
+# Corpus kernels whose launch is fixed by the kernel itself, not by a size
+# the harness picks. triton_mm_persistent_tma (Inductor's persistent TMA
+# matmul, 2048^3 bf16 baked in) walks its 256 output tiles with a stride of
+# 132 programs (Inductor's NUM_SMS, baked in): a grid of 132
+# computes every tile once. Its buffers are the default 2^22 elements
+# (2048 x 2048); ws_ptr is Inductor's unused TMA workspace.
+KERNEL_CONFIGS = {
+    "triton_mm_persistent_tma": {"grid": (132, 1, 1), "numel": 2048 * 2048},
+}
+
+
+def triton_scratch(size, alignment, stream):
+    """Triton 3.6's allocator hook: kernels that make tensor descriptors in
+    the kernel (tt.make_tensor_descriptor) get a hidden global_scratch
+    pointer (global_scratch_size bytes per program, in the kernel's .json)
+    that Triton's launcher fills from this allocator; without one the launch
+    raises "Kernel requires a runtime memory allocation". kiln's kernels
+    take no hidden arguments (they build no tensor maps), so kiln's launch
+    passes the signature's arguments only."""
+    return torch.empty(size, dtype=torch.int8, device="cuda")
+
+
 def make_inputs(signature, config, seed):
     g = torch.Generator(device="cuda").manual_seed(seed)
     values = []
@@ -170,8 +192,10 @@ def run_one(kiln, ttir, art_dir, results):
     meta = json.load(open(meta_path))
     opts = json.load(open(ttir[:-5] + ".json"))
     sig = meta["signature"]
-    config = reference_config(meta["kernel"], False) or {"grid": (8, 8, 1), "numel": 1 << 22}
+    config = (reference_config(meta["kernel"], False) or KERNEL_CONFIGS.get(meta["kernel"])
+              or {"grid": (8, 8, 1), "numel": 1 << 22})
     try:
+        triton.set_allocator(triton_scratch)
         tk = triton.compile(ttir, target=GPUTarget("cuda", 90, 32),
                             options={"num_warps": opts["num_warps"],
                                      "num_stages": opts["num_stages"]})

@@ -28,6 +28,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 
 void buildTTIRToLLVMAMDGPUPipeline(OpPassManager &pm,
                                    const AMDGPUPipelineOptions &options) {
+  addTTRewrites(pm);
   addTTCleanup(pm);
   // tt.dot on the matrix cores: MFMA 16x16 accumulator layouts (mma-version
   // 4); gfx90a and gfx942 both have v_mfma_f32_16x16x16f16/_bf16_1k.

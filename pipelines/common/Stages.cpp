@@ -16,6 +16,14 @@ using namespace mlir;
 
 namespace kiln::pipelines {
 
+/// Stage 0: tensor descriptors become pointer loads/stores with bounds masks
+/// before anything looks at loads (AxisInfo, layouts, the K-loop pipeliner).
+/// (TMA loads, when kiln has them, would be made here first: see
+/// passes/TTLowerTensorDescriptors.cpp.)
+void addTTRewrites(OpPassManager &pm) {
+  pm.addPass(createTTLowerTensorDescriptors());
+}
+
 /// Stage 1: simplify the TTIR as written (folds constant splats and masks,
 /// drops dead code) so later stages see fewer ops.
 void addTTCleanup(OpPassManager &pm) {

@@ -1,9 +1,9 @@
 //===- Stages.h - pipeline stages shared by the GPU targets -----*- C++ -*-===//
 //
-// The TTIR -> LLVM pipelines of every target are the same three stages with
+// The TTIR -> LLVM pipelines of every target are the same stages with
 // target parameters (upstream MLIR's GPU pipelines are built the same way):
-// tt cleanup, layout assignment for the CTA shape, SIMT lowering through the
-// target's TargetInfo.
+// tt rewrites and cleanup, layout assignment for the CTA shape, SIMT
+// lowering through the target's TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,12 @@ class OpPassManager;
 } // namespace mlir
 
 namespace kiln::pipelines {
+
+/// Stage 0: rewrite tt ops the later stages do not lower into ones they do
+/// (tensor descriptors into masked pointer loads and stores:
+/// tt-lower-tensor-descriptors). Runs before addTTCleanup, which folds what
+/// the rewrites produce.
+void addTTRewrites(mlir::OpPassManager &pm);
 
 /// Stage 1: canonicalize + CSE of the TTIR as written.
 void addTTCleanup(mlir::OpPassManager &pm);

@@ -47,6 +47,7 @@ static int smVersion(llvm::StringRef arch) {
 
 void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
                                   const NVPTXPipelineOptions &options) {
+  addTTRewrites(pm);
   addTTCleanup(pm);
   // mma.sync m16n8k16 with f16/bf16 operands needs sm_80 (PTX ISA
   // 9.7.14.5.14, target requirements).

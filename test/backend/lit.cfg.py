@@ -50,16 +50,18 @@ for var in ("KILN_LLD", "KILN_LLVM_PREFIX", "KILN_ROCM_DEVICE_LIBS"):
 if libdevice and os.path.isfile(libdevice):
     config.available_features.add("libdevice")
 
-# Tests of real kernels from the shared corpus (../shared/corpus, or
-# KILN_CORPUS_DIR) say `REQUIRES: corpus` and read them through %corpus_ttir;
-# without the corpus they report UNSUPPORTED, and this note says why.
-corpus_ttir = os.path.join(os.environ.get("KILN_CORPUS_DIR", ""), "ttir")
-if os.environ.get("KILN_CORPUS_DIR") and os.path.isdir(corpus_ttir):
+# Tests of corpus kernels say `REQUIRES: corpus` and read them from
+# %corpus_ttir; without the shared corpus (KILN_CORPUS_DIR, which ./kilnw
+# and build_defs/run_lit.sh point at ../shared/corpus) they report
+# UNSUPPORTED, and lit says why.
+corpus_root = os.environ.get("KILN_CORPUS_DIR", "")
+corpus_ttir = os.path.join(corpus_root, "ttir") if corpus_root else ""
+if corpus_ttir and os.path.isdir(corpus_ttir):
     config.available_features.add("corpus")
     config.substitutions.append(("%corpus_ttir", corpus_ttir))
 else:
     lit_config.note("the TTIR corpus was not found (set KILN_CORPUS_DIR or "
-                    "keep shared/ beside the repo): corpus tests are "
+                    "keep shared/ beside the repo): tests that need it are "
                     "UNSUPPORTED")
 
 config.substitutions.append(

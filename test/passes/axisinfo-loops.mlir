@@ -30,6 +30,57 @@ tt.func public @loop_carried_ptrs(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32},
   tt.return
 }
 
+// An scf.for induction variable is lb + i * step: stepping from 0 by 1024,
+// a block of 1024 f16 at p + k (p 16-byte aligned) starts at a multiple of
+// 2048 bytes, so each thread moves 8 elements (16 bytes) at a time.
+// CHECK-LABEL: llvm.func @induction_variable
+// CHECK: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK-NOT: llvm.load {{.*}} -> f16
+// CHECK: llvm.return
+tt.func public @induction_variable(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1024 = arith.constant 1024 : i32
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  scf.for %k = %c0 to %n step %c1024 : i32 {
+    %ks = tt.splat %k : i32 -> tensor<1024xi32>
+    %offs = arith.addi %ks, %r : tensor<1024xi32>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+    %pp = tt.addptr %ps, %offs : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    %x = tt.load %pp : tensor<1024x!tt.ptr<f16>>
+    %qs = tt.splat %q : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+    %qq = tt.addptr %qs, %offs : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    tt.store %qq, %x : tensor<1024x!tt.ptr<f16>>
+  }
+  tt.return
+}
+
+// Scaling a range by 4 leaves its elements 4 apart, not aligned like its
+// first one: rows of 64 f16 starting at row * 4 elements (8 bytes) may be
+// moved 4 elements (8 bytes) at a time, not 8.
+// CHECK-LABEL: llvm.func @scaled_range_rows
+// CHECK-NOT: vector<8xf16>
+// CHECK: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xf16>
+// CHECK-NOT: vector<8xf16>
+// CHECK: llvm.return
+tt.func public @scaled_range_rows(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+  %c4 = arith.constant dense<4> : tensor<16xi32>
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %starts = arith.muli %rows, %c4 : tensor<16xi32>
+  %s2 = tt.expand_dims %starts {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %sb = tt.broadcast %s2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = tt.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %offs = arith.addi %sb, %cb : tensor<16x64xi32>
+  %ps = tt.splat %p : !tt.ptr<f16> -> tensor<16x64x!tt.ptr<f16>>
+  %pp = tt.addptr %ps, %offs : tensor<16x64x!tt.ptr<f16>>, tensor<16x64xi32>
+  %x = tt.load %pp : tensor<16x64x!tt.ptr<f16>>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<16x64x!tt.ptr<f16>>
+  %qq = tt.addptr %qs, %offs : tensor<16x64x!tt.ptr<f16>>, tensor<16x64xi32>
+  tt.store %qq, %x : tensor<16x64x!tt.ptr<f16>>
+  tt.return
+}
+
 // Nested loops: the inner loop advances by an outer argument, the outer
 // loop continues from the inner loop's result. Offsets that stay multiples
 // of 4 elements keep 16-byte accesses.

@@ -273,6 +273,17 @@ def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, SameVariadicOperandSize
 
 def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOperandSize]> {
   let summary = "tensor descriptor over a strided global tensor";
+  let description = [{
+    Describes a global tensor of rank R (the block's rank): element
+    (i0, ..., iR-1) is at `base + sum(ik * strides[k])`, `shape` (i32, in
+    elements) and `strides` (i64, in elements; Triton requires the last to
+    be 1) one per dimension. `padding` is what out-of-bounds elements read
+    as (`zero`, the default, or `nan`).
+
+    ```mlir
+    %d = tt.make_tensor_descriptor %base, [%m, %k], [%stride, %c1_i64] : <bf16>, <tensor<128x64xbf16>>
+    ```
+  }];
   let arguments = (ins TT_Ptr:$base, Variadic<I32>:$shape,
                        Variadic<I64>:$strides,
                        DefaultValuedAttr<TT_PaddingOptionAttr,
@@ -287,6 +298,18 @@ def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOpe
 def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [
     MemoryEffects<[MemRead<TT_GlobalMemory>]>]> {
   let summary = "load one block through a tensor descriptor";
+  let description = [{
+    Reads the block whose first element is at the i32 `indices` (one per
+    dimension, in elements; they may be negative or past the end):
+    element j of the result is the tensor's element indices + j, or the
+    descriptor's padding value where that is outside [0, shape) in any
+    dimension. The result is the descriptor's block type, less any leading
+    dimensions of size 1.
+
+    ```mlir
+    %a = tt.descriptor_load %d[%rm, %rk] : !tt.tensordesc<tensor<128x64xbf16>> -> tensor<128x64xbf16>
+    ```
+  }];
   let arguments = (ins TT_TensorDescType:$desc, Variadic<I32>:$indices,
     DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict);
@@ -302,6 +325,11 @@ def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [
 def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
   let summary = "store one block through a tensor descriptor";
+  let description = [{
+    Writes `src` (the descriptor's block, less leading dimensions of size
+    1) to the block whose first element is at the i32 `indices`; elements
+    outside [0, shape) in any dimension are not written.
+  }];
   let arguments = (ins TT_TensorDescType:$desc, TT_Tensor:$src,
                        Variadic<I32>:$indices);
   let assemblyFormat = [{
@@ -313,6 +341,10 @@ def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [
 def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
   let summary = "reduce a block into global memory through a descriptor";
+  let description = [{
+    Like `tt.descriptor_store`, but each in-bounds element of the tensor
+    becomes `kind`(element, src element), atomically per element.
+  }];
   let arguments = (ins TT_DescriptorReduceKindAttr:$kind,
                        TT_TensorDescType:$desc, TT_Tensor:$src,
                        Variadic<I32>:$indices);
@@ -325,6 +357,11 @@ def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [
 def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [
     MemoryEffects<[MemRead<TT_GlobalMemory>]>]> {
   let summary = "gather rows through a 2-D tensor descriptor";
+  let description = [{
+    With a 1 x N block: result row r is the N elements of tensor row
+    `x_offsets[r]` starting at column `y_offset`; out-of-bounds elements
+    read as the padding value. The result is len(x_offsets) x N.
+  }];
   let arguments = (ins TT_TensorDescType:$desc,
                        RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset);
   let results = (outs TT_Tensor:$result);
@@ -337,6 +374,11 @@ def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [
 def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
   let summary = "scatter rows through a 2-D tensor descriptor";
+  let description = [{
+    The inverse of `tt.descriptor_gather`: row r of `src` goes to tensor
+    row `x_offsets[r]` from column `y_offset`; out-of-bounds elements are
+    not written.
+  }];
   let arguments = (ins TT_TensorDescType:$desc,
                        RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset,
                        TT_Tensor:$src);

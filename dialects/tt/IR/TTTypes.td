@@ -35,9 +35,15 @@ def TT_PtrType : TT_TypeDef<"Pointer", "ptr"> {
 def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   let summary = "descriptor of a global tensor read and written in blocks";
   let description = [{
-    Made by `tt.make_tensor_descriptor`; `blockType` is the shape and element
-    type of one block moved by `tt.descriptor_load` / `tt.descriptor_store`
-    (lowered to TMA on Hopper).
+    Made by `tt.make_tensor_descriptor` (or, in Triton, passed to the kernel
+    from the host); `blockType` is the shape and element type of one block
+    moved by `tt.descriptor_load` / `tt.descriptor_store`. Triton lowers
+    descriptor accesses to TMA on Hopper; kiln rewrites them into masked
+    pointer loads and stores (tt-lower-tensor-descriptors).
+
+    ```mlir
+    !tt.tensordesc<tensor<128x64xbf16>>
+    ```
   }];
   let parameters = (ins "::mlir::RankedTensorType":$blockType);
   let assemblyFormat = "`<` $blockType `>`";
