@@ -2642,10 +2642,27 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     auto srcIdx = emitIndices(rewriter, loc, l, src.getEncoding(), src.getShape());
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
-    for (auto [i, idx] : llvm::enumerate(srcIdx)) {
-      Value lin = linearIndex(rewriter, loc, idx, src.getShape());
+    // An mma.sync-layout source holds its elements in pairs of adjacent
+    // columns, the first even (c0 c1 / c2 c3 of each m16n8 tile, PTX ISA
+    // 9.7.14.5.8): each pair is one vector store, aligned to the pair.
+    unsigned bytes = bitWidth(mem) / 8;
+    bool pairs = kgpu::isMmaV2(src.getEncoding()) && src.getRank() == 2 &&
+                 in.size() % 2 == 0 && src.getShape()[1] % 2 == 0 &&
+                 !elem.isInteger(1) && bytes <= 4 &&
+                 offsetAttr.getInt() % (2 * bytes) == 0;
+    for (size_t i = 0; i < srcIdx.size(); i += pairs ? 2 : 1) {
+      Value lin = linearIndex(rewriter, loc, srcIdx[i], src.getShape());
       Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
-      LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, in[i]), p);
+      if (!pairs) {
+        LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, in[i]), p);
+        continue;
+      }
+      auto pairTy = VectorType::get({2}, mem);
+      Value v = LLVM::UndefOp::create(rewriter, loc, pairTy);
+      for (int j = 0; j < 2; ++j)
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, in[i + j],
+                                          i32Const(rewriter, loc, j));
+      LLVM::StoreOp::create(rewriter, loc, v, p, /*alignment=*/2 * bytes);
     }
     l.target->barrier(rewriter, loc);
     SmallVector<Value> out;

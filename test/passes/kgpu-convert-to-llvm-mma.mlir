@@ -32,6 +32,12 @@
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-127: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
+// The epilogue's conversion stores the accumulator's column pairs (c0 c1,
+// c2 c3 of each tile: 4 x 8 tiles x 2 pairs per thread) as aligned vectors.
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-64: llvm.store {{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
 // CHECK: llvm.return
 tt.func public @matmul_loop(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<128x256xf32>
