@@ -68,6 +68,24 @@ int64_t elementBytes(Type ptrLike) {
   return 1;
 }
 
+/// tl.multiple_of / tl.max_contiguous / tl.max_constancy put
+/// tt.divisibility / tt.contiguity / tt.constancy (one value per dimension)
+/// on the op defining the value; like Triton's AxisInfo, the hint replaces
+/// what the arithmetic gave (the kernel author vouches for it).
+void applyHints(Operation *op, AxisInfo &info) {
+  auto hint = [&](StringRef name, SmallVector<int64_t> &facts) {
+    auto attr = dyn_cast_or_null<DenseIntElementsAttr>(op->getAttr(name));
+    if (!attr || attr.getNumElements() != int64_t(facts.size()))
+      return;
+    for (auto [d, v] : llvm::enumerate(attr.getValues<APInt>()))
+      if (v.getSExtValue() > 0)
+        facts[d] = std::min(kMaxDivisibility, v.getSExtValue());
+  };
+  hint("tt.divisibility", info.divisibility);
+  hint("tt.contiguity", info.contiguity);
+  hint("tt.constancy", info.constancy);
+}
+
 } // namespace
 
 const AxisInfo &AxisInfoAnalysis::get(Value value) {
@@ -129,10 +147,18 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   unsigned rank = shape.size();
 
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+      // The induction variable is lb + i * step: every value shares the
+      // divisibility of both.
+      if (arg == loop.getInductionVar())
+        return uniform(shape,
+                       std::gcd(get(loop.getLowerBound()).divisibility[0],
+                                get(loop.getStep()).divisibility[0]),
+                       std::nullopt);
       if (arg.getArgNumber() >= 1 &&
           arg.getArgNumber() - 1 < loop.getInitArgs().size())
         return loopCarried(loop, arg.getArgNumber() - 1);
+    }
     auto fn = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
     if (!fn || !isa<IntegerType, kiln::tt::PointerType>(arg.getType()))
       return unknown(shape);
@@ -162,7 +188,7 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   };
   auto gcd = [](int64_t a, int64_t b) { return std::gcd(a, b); };
 
-  return llvm::TypeSwitch<Operation *, AxisInfo>(op)
+  AxisInfo info = llvm::TypeSwitch<Operation *, AxisInfo>(op)
       .Case([&](tt::MakeRangeOp r) {
         AxisInfo info;
         info.contiguity = {shape[0]};
@@ -314,6 +340,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
                    : unknown(shape);
       })
       .Default([&](Operation *) { return unknown(shape); });
+  applyHints(op, info);
+  return info;
 }
 
 AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
@@ -333,6 +361,13 @@ AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
       }
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
     } else {
+      // Exact division by a power of two c: elements that are multiples of
+      // d (every element, when no run is longer than one) give multiples
+      // of d / c.
+      if (uniformRhs && r.constant && *r.constant > 0 &&
+          llvm::isPowerOf2_64(*r.constant) && l.contiguity[d] == 1 &&
+          l.divisibility[d] % *r.constant == 0)
+        info.divisibility[d] = l.divisibility[d] / *r.constant;
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
       if (uniformRhs && l.contiguity[d] > 1)
         info.constancy[d] = std::max(
