@@ -68,6 +68,24 @@ int64_t elementBytes(Type ptrLike) {
   return 1;
 }
 
+/// tl.multiple_of / tl.max_contiguous / tl.max_constancy put
+/// tt.divisibility / tt.contiguity / tt.constancy (one value per dimension)
+/// on the op defining the value; like Triton's AxisInfo, the hint replaces
+/// what the arithmetic gave (the kernel author vouches for it).
+void applyHints(Operation *op, AxisInfo &info) {
+  auto hint = [&](StringRef name, SmallVector<int64_t> &facts) {
+    auto attr = dyn_cast_or_null<DenseIntElementsAttr>(op->getAttr(name));
+    if (!attr || attr.getNumElements() != int64_t(facts.size()))
+      return;
+    for (auto [d, v] : llvm::enumerate(attr.getValues<APInt>()))
+      if (v.getSExtValue() > 0)
+        facts[d] = std::min(kMaxDivisibility, v.getSExtValue());
+  };
+  hint("tt.divisibility", info.divisibility);
+  hint("tt.contiguity", info.contiguity);
+  hint("tt.constancy", info.constancy);
+}
+
 } // namespace
 
 const AxisInfo *AxisInfoAnalysis::inherited(Value value) const {
@@ -191,7 +209,7 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   };
   auto gcd = [](int64_t a, int64_t b) { return std::gcd(a, b); };
 
-  return llvm::TypeSwitch<Operation *, AxisInfo>(op)
+  AxisInfo info = llvm::TypeSwitch<Operation *, AxisInfo>(op)
       .Case([&](tt::MakeRangeOp r) {
         AxisInfo info;
         info.contiguity = {shape[0]};
@@ -363,6 +381,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
                    : unknown(shape);
       })
       .Default([&](Operation *) { return unknown(shape); });
+  applyHints(op, info);
+  return info;
 }
 
 AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
@@ -382,6 +402,13 @@ AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
       }
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
     } else {
+      // Exact division by a power of two c: elements that are multiples of
+      // d (every element, when no run is longer than one) give multiples
+      // of d / c.
+      if (uniformRhs && r.constant && *r.constant > 0 &&
+          llvm::isPowerOf2_64(*r.constant) && l.contiguity[d] == 1 &&
+          l.divisibility[d] % *r.constant == 0)
+        info.divisibility[d] = l.divisibility[d] / *r.constant;
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
       if (uniformRhs && l.contiguity[d] > 1)
         info.constancy[d] = std::max(

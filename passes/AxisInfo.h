@@ -1,7 +1,9 @@
 //===- AxisInfo.h - contiguity, divisibility and constancy ------*- C++ -*-===//
 //
 // Facts about integer and pointer tensors along each dimension, derived from
-// tt.divisibility / tt.contiguity / tt.constancy argument attributes and the
+// tt.divisibility / tt.contiguity / tt.constancy attributes (on kernel
+// arguments, and on ops where tl.multiple_of / tl.max_contiguous /
+// tl.max_constancy put them), scf.for induction variables and the
 // arithmetic that builds offsets. They decide how many elements one thread
 // may move per global memory instruction (16 bytes at most on NVIDIA, PTX
 // ISA 9.7.9.8 ld: vector widths .v2/.v4 of up to 128 bits).
