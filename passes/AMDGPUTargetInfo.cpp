@@ -25,6 +25,7 @@ public:
   unsigned getWarpSize() const override { return 64; }
   unsigned getSharedAddressSpace() const override { return 3; }
   int64_t getMaxSharedBytes() const override { return 65536; }
+  int64_t getMaxRegistersPerThread(int64_t) const override { return 512; }
 
   Value getThreadId(OpBuilder &b, Location loc) override {
     return ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type());

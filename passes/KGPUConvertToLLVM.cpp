@@ -3277,6 +3277,38 @@ struct KGPUConvertToLLVM
       }
     });
     l.smemShared = smemUsers > 1;
+    // A tensor-core accumulator lives in registers: one that alone needs
+    // more than a thread may hold cannot be compiled (ptxas would spill
+    // all of it every K step).
+    int64_t threads = int64_t(l.numWarps) * targetInfo->getWarpSize();
+    int64_t maxRegs = targetInfo->getMaxRegistersPerThread(threads);
+    WalkResult regs = module.walk([&](Operation *op) {
+      if (!isa<tt::DotOp, kgpu::LocalDotOp>(op))
+        return WalkResult::advance();
+      auto acc = cast<RankedTensorType>(op->getResult(0).getType());
+      if (!isa_and_nonnull<kgpu::MmaEncodingAttr, kgpu::MfmaEncodingAttr>(
+              acc.getEncoding()))
+        return WalkResult::advance();
+      int64_t words = llvm::divideCeil(
+          acc.getNumElements() * bitWidth(acc.getElementType()), 32 * threads);
+      if (words <= maxRegs)
+        return WalkResult::advance();
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      for (int64_t d : acc.getShape())
+        os << d << "x";
+      os << acc.getElementType();
+      op->emitError() << "the " << op->getName() << " accumulator " << shape
+                      << " over " << l.numWarps
+                      << " warps (" << threads << " threads) needs " << words
+                      << " registers per thread for the accumulator alone, "
+                         "but a thread may hold at most "
+                      << maxRegs << " on " << target.getValue()
+                      << "; use more warps or smaller blocks";
+      return WalkResult::interrupt();
+    });
+    if (regs.wasInterrupted())
+      return signalPassFailure();
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
       // Name the software pipeline, at its loop, when it is what does not
       // fit.

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include <algorithm>
 #include <string>
 
 using namespace mlir;
@@ -80,6 +81,9 @@ public:
   unsigned getWarpSize() const override { return 32; }
   unsigned getSharedAddressSpace() const override { return 3; }
   int64_t getMaxSharedBytes() const override { return 232448; }
+  int64_t getMaxRegistersPerThread(int64_t threads) const override {
+    return std::min<int64_t>(255, 65536 / std::max<int64_t>(threads, 1));
+  }
 
   Value getThreadId(OpBuilder &b, Location loc) override {
     return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());

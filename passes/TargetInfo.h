@@ -31,6 +31,11 @@ public:
   /// Most shared memory one CTA may use, in bytes (sm_90:
   /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448).
   virtual int64_t getMaxSharedBytes() const = 0;
+  /// Most 32-bit registers one thread may hold in a CTA of `threads`
+  /// threads: NVIDIA sm_80/sm_90: 255 per thread and 65536 per CTA (CUDA
+  /// C Programming Guide, compute capability table); AMD CDNA2/3: 512
+  /// (256 VGPRs + 256 AGPRs per lane).
+  virtual int64_t getMaxRegistersPerThread(int64_t threads) const = 0;
   /// Address space of shared memory (NVPTX: 3).
   virtual unsigned getSharedAddressSpace() const = 0;
 
