@@ -414,12 +414,15 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (!ptxas)
     return fail(llvm::toString(ptxas.takeError()));
   // The toolchain's identity (a `ptxas --version` process and the SHA-256
-  // of libdevice, ~3 ms) is needed only for the job key: find it on another
-  // thread while this one creates the context and parses.
+  // of libdevice, ~4 ms of CPU unless memoized under the cache root) is
+  // needed only for the job key: find it on another thread while this one
+  // creates the context and parses.
   std::future<llvm::Expected<kiln::cache::JobToolchain>> toolchainFuture =
       std::async(std::launch::async, [ptxasPath = *ptxas,
-                                      libdevicePath = options.libdevicePath] {
-        return toolchainIdentity(ptxasPath, libdevicePath);
+                                      libdevicePath = options.libdevicePath,
+                                      cacheDir = options.cacheDir] {
+        return toolchainIdentity(ptxasPath, libdevicePath, /*nvptx=*/true,
+                                 toolMemoRoot(cacheDir));
       });
 
   // Parse.
