@@ -223,7 +223,9 @@ struct PtxasOutput {
 };
 
 /// Assembles `ptx` for `options.arch` with `ptxasPath`: `ptxas -arch=<arch>
-/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`.
+/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`,
+/// in this process's environment plus glibc.malloc.hugetlb=1 in
+/// GLIBC_TUNABLES (huge pages for ptxas's heap: faster, same cubin).
 /// A non-zero exit becomes an error quoting ptxas's output, with the
 /// temporary file name replaced by `displayName` (e.g. "add_one.ptx").
 llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,
