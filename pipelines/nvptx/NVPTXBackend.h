@@ -145,8 +145,9 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options);
 // LLVM IR stages (NVPTXCodegen.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Initializes LLVM's NVPTX target (target info, MC, asm printer); safe to
-/// call repeatedly and from several threads.
+/// Initializes LLVM's NVPTX target (target info, MC, asm printer) and turns
+/// on LLVM's nvptx-short-ptr option (32-bit shared/const/local pointers, as
+/// Triton compiles); safe to call repeatedly and from several threads.
 void initializeNVPTXTarget();
 
 /// Checks that LLVM's NVPTX backend knows `arch` and PTX ISA `ptxVersion`,
