@@ -3038,6 +3038,15 @@ struct KGPUConvertToLLVM
     : kiln::impl::KGPUConvertToLLVMBase<KGPUConvertToLLVM> {
   using KGPUConvertToLLVMBase::KGPUConvertToLLVMBase;
 
+  /// The LLVM dialect (Passes.td) and the target's dialect only.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    KGPUConvertToLLVMBase::getDependentDialects(registry);
+    if (target == "amdgpu")
+      registry.insert<ROCDL::ROCDLDialect>();
+    else
+      registry.insert<NVVM::NVVMDialect>();
+  }
+
   /// Kernels (public functions) are entered from the host only: a call to
   /// one, and recursion (no call stack is set up for it), are errors.
   /// Kernels take global pointers, return nothing and have a body.

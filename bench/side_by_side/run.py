@@ -7,7 +7,7 @@ Per kernel (the same TTIR file, the same num_warps/num_stages from its .json):
                  options=...) in this process, TRITON_CACHE_DIR a fresh empty
                  directory, wall time (and Triton's own stage times through
                  knobs.compilation.listener); kiln: `kiln compile FILE
-                 --target sm_90 --num-warps W --num-stages S --ftz --no-cache
+                 --target sm_90a --num-warps W --num-stages S --ftz --no-cache
                  --timings -o DIR` as a subprocess, wall time, and its stage
                  times from DIR/timings.json. Median of --repeats.
   cache hit      Triton: triton.compile of the same file again, cache warm, in
@@ -187,7 +187,7 @@ def bench_median(fn, rep):
 # ---------------------------------------------------------------- kiln CLI
 
 def kiln_compile(kiln, ttir, w, s, out_dir, extra):
-    cmd = [kiln, "compile", ttir, "--target", "sm_90", "--num-warps", str(w), "--num-stages",
+    cmd = [kiln, "compile", ttir, "--target", "sm_90a", "--num-warps", str(w), "--num-stages",
            str(s), "--ftz", *extra, "-o", out_dir]
     t = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)

@@ -145,8 +145,9 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options);
 // LLVM IR stages (NVPTXCodegen.cpp)
 //===----------------------------------------------------------------------===//
 
-/// Initializes LLVM's NVPTX target (target info, MC, asm printer); safe to
-/// call repeatedly and from several threads.
+/// Initializes LLVM's NVPTX target (target info, MC, asm printer) and turns
+/// on LLVM's nvptx-short-ptr option (32-bit shared/const/local pointers, as
+/// Triton compiles); safe to call repeatedly and from several threads.
 void initializeNVPTXTarget();
 
 /// Checks that LLVM's NVPTX backend knows `arch` and PTX ISA `ptxVersion`,
@@ -223,7 +224,9 @@ struct PtxasOutput {
 };
 
 /// Assembles `ptx` for `options.arch` with `ptxasPath`: `ptxas -arch=<arch>
-/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`.
+/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`,
+/// in this process's environment plus glibc.malloc.hugetlb=1 in
+/// GLIBC_TUNABLES (huge pages for ptxas's heap: faster, same cubin).
 /// A non-zero exit becomes an error quoting ptxas's output, with the
 /// temporary file name replaced by `displayName` (e.g. "add_one.ptx").
 llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,

@@ -39,7 +39,8 @@ for root in cuda_roots():
         libdevice = candidate
 if ptxas and os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
+    # The real assembler, for tests that wrap it.
+    config.substitutions.append(("%ptxas", os.path.realpath(ptxas)))
 # The AMDGPU tests link with the LLVM prefix's ld.lld (on PATH through
 # run_lit.sh) and read code objects with its llvm-readobj and llvm-objdump.
 if all(shutil.which(t) for t in ("ld.lld", "llvm-readobj", "llvm-objdump")):

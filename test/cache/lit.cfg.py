@@ -28,5 +28,7 @@ if not ptxas:
             break
 if ptxas and os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
+    # The real assembler, for tests that wrap it.
+    config.substitutions.append(("%ptxas", os.path.realpath(ptxas)))
 config.substitutions.append(
     ("%key_of", "python3 -c \"import json,sys; print(json.load(open(sys.argv[1]+'/metadata.json'))['job_key'])\""))

@@ -164,7 +164,10 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   if (!toolchain)
     return fail(llvm::toString(toolchain.takeError()));
   job.toolchain = *toolchain;
-  llvm::Expected<std::string> lldVersion = kiln::amdgpu::getLldVersion(*lld);
+  const std::string memoRoot = toolMemoRoot(options.cacheDir);
+  llvm::Expected<std::string> lldVersion =
+      memoizedFileFact(memoRoot, "lld-version", *lld,
+                       [&] { return kiln::amdgpu::getLldVersion(*lld); });
   if (!lldVersion)
     return fail(llvm::toString(lldVersion.takeError()));
   job.toolchain.linkerVersion = *lldVersion;
@@ -172,7 +175,8 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   // of the identity when present; a kernel that needs it and finds none
   // fails in the backend by name.
   if (llvm::Expected<std::string> ocml = kiln::amdgpu::findRocmDeviceLibs("")) {
-    llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*ocml);
+    llvm::Expected<std::string> hash = memoizedFileFact(
+        memoRoot, "sha256", *ocml, [&] { return fileSha256(*ocml); });
     if (!hash)
       return fail(llvm::toString(hash.takeError()));
     job.toolchain.libdeviceSha256 = *hash;

@@ -31,7 +31,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -41,6 +43,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <future>
 #include <nlohmann/json.hpp>
@@ -390,6 +394,13 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
                                  targetDescription);
 }
 
+void exitWithoutTeardown(int status) {
+  llvm::outs().flush();
+  llvm::errs().flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
 int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (llvm::StringRef(options.arch).starts_with_insensitive("gfx")) {
     CompileOptions amd = options;
@@ -414,12 +425,15 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (!ptxas)
     return fail(llvm::toString(ptxas.takeError()));
   // The toolchain's identity (a `ptxas --version` process and the SHA-256
-  // of libdevice, ~3 ms) is needed only for the job key: find it on another
-  // thread while this one creates the context and parses.
+  // of libdevice, ~4 ms of CPU unless memoized under the cache root) is
+  // needed only for the job key: find it on another thread while this one
+  // creates the context and parses.
   std::future<llvm::Expected<kiln::cache::JobToolchain>> toolchainFuture =
       std::async(std::launch::async, [ptxasPath = *ptxas,
-                                      libdevicePath = options.libdevicePath] {
-        return toolchainIdentity(ptxasPath, libdevicePath);
+                                      libdevicePath = options.libdevicePath,
+                                      cacheDir = options.cacheDir] {
+        return toolchainIdentity(ptxasPath, libdevicePath, /*nvptx=*/true,
+                                 toolMemoRoot(cacheDir));
       });
 
   // Parse.
@@ -428,7 +442,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect>();
   kiln::nvptx::registerNVPTXTranslations(registry);
-  mlir::MLIRContext context(registry);
+  auto contextOwner = std::make_unique<mlir::MLIRContext>(registry);
+  mlir::MLIRContext &context = *contextOwner;
   context.disableMultithreading();
   // Diagnostics point at file:line:col; the op dump would only add noise.
   context.printOpOnDiagnostic(false);
@@ -447,6 +462,14 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (!module)
     return 1;
   timings.parseUs = microsSince(parseStart);
+  // Runs first on every return from here: with disableFree the module and
+  // the context are left to the process's exit.
+  auto buryIR = llvm::make_scope_exit([&] {
+    if (!options.disableFree)
+      return;
+    llvm::BuryPointer(module.release().getOperation());
+    llvm::BuryPointer(std::move(contextOwner));
+  });
 
   // TTIR goes through the pipeline; LLVM-dialect input skips it.
   bool isTTIR = false;

@@ -2,6 +2,9 @@
 
 #include "tools/kiln/CompileJobBuilder.h"
 
+#include "cache/Sha256.h"
+#include "cache/Store.h"
+#include "cache/ToolMemo.h"
 #include "cache/Version.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
 
@@ -10,6 +13,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -59,6 +63,39 @@ std::string executableBuildId() {
 
 } // namespace
 
+std::string toolMemoRoot(const std::string &cacheDir) {
+  kiln::cache::Expected<std::string> root =
+      kiln::cache::resolveCacheRoot(cacheDir);
+  return root ? *root : std::string();
+}
+
+llvm::Expected<std::string>
+memoizedFileFact(const std::string &memoRoot, const std::string &kind,
+                 const std::string &path,
+                 llvm::function_ref<llvm::Expected<std::string>()> compute) {
+  kiln::cache::Expected<std::string> value = kiln::cache::memoizedFileFact(
+      memoRoot, kind, path, [&]() -> kiln::cache::Expected<std::string> {
+        llvm::Expected<std::string> computed = compute();
+        if (!computed)
+          return kiln::cache::Status(kiln::cache::StatusCode::kIoError,
+                                     llvm::toString(computed.takeError()));
+        return std::move(*computed);
+      });
+  if (!value)
+    return llvm::createStringError(value.status().message());
+  return std::move(*value);
+}
+
+llvm::Expected<std::string> fileSha256(const std::string &path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError("cannot read " + path + ": " +
+                                   bytes.getError().message());
+  return kiln::cache::sha256Hex((*bytes)->getBuffer());
+}
+
 std::string canonicalModuleText(mlir::ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -87,7 +124,8 @@ std::string printedPipeline(const mlir::OpPassManager &pm) {
 
 llvm::Expected<kiln::cache::JobToolchain>
 toolchainIdentity(const std::string &ptxasPath,
-                  const std::string &libdevicePath, bool nvptx) {
+                  const std::string &libdevicePath, bool nvptx,
+                  const std::string &memoRoot) {
   kiln::cache::JobToolchain toolchain;
   static const std::string buildId = executableBuildId();
   toolchain.kilnVersion = std::string(kiln::kKilnVersion) +
@@ -95,7 +133,10 @@ toolchainIdentity(const std::string &ptxasPath,
   toolchain.llvmVersion = LLVM_VERSION_STRING;
   if (!nvptx)
     return toolchain;
-  llvm::Expected<std::string> ptxas = kiln::nvptx::getPtxasVersion(ptxasPath);
+  llvm::Expected<std::string> ptxas =
+      memoizedFileFact(memoRoot, "ptxas-version", ptxasPath, [&] {
+        return kiln::nvptx::getPtxasVersion(ptxasPath);
+      });
   if (!ptxas)
     return ptxas.takeError();
   toolchain.ptxasVersion = *ptxas;
@@ -107,7 +148,8 @@ toolchainIdentity(const std::string &ptxasPath,
     llvm::consumeError(libdevice.takeError());
     return toolchain;
   }
-  llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*libdevice);
+  llvm::Expected<std::string> hash = memoizedFileFact(
+      memoRoot, "sha256", *libdevice, [&] { return fileSha256(*libdevice); });
   if (!hash)
     return hash.takeError();
   toolchain.libdeviceSha256 = *hash;

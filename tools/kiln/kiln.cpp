@@ -141,7 +141,8 @@ int main(int argc, char **argv) {
     compile.fpFusion = !noFpFusion;
     compile.numWarpsGiven = numWarps->count() > 0;
     compile.useCache = !noCache;
-    return kiln::tool::runCompile(compile);
+    compile.disableFree = true;
+    kiln::tool::exitWithoutTeardown(kiln::tool::runCompile(compile));
   }
   if (inspectCmd->parsed()) {
     inspect.fpFusion = !inspectNoFpFusion;

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Cold compile, kiln against Triton 3.6, per corpus kernel, on one machine.
+
+Needs a Python with Triton (a GPU is not needed: Triton compiles for a
+GPUTarget without one) and a built kiln:
+
+    python bench/cold_compile_local.py [--kiln PATH] [--repeats N] [--only SUBSTR ...]
+
+Per kernel (the TTIR file and num_warps/num_stages from the `.json` beside
+it), alternating the two compilers so that both see the same machine load:
+
+  Triton  triton.compile(FILE, target=GPUTarget("cuda", 90, 32), options=...)
+          in this process, TRITON_CACHE_DIR a fresh empty directory each time
+          (what bench/side_by_side/run.py calls cold); its stage times come
+          from triton.knobs.compilation.listener.
+  kiln    `kiln compile FILE --target sm_90a --num-warps W --num-stages S
+          --ftz --no-cache --timings -o DIR`, a new process each time; its
+          stage times come from DIR/timings.json ("total" is kiln's clock from
+          the start of the compile to the last artifact written, inside the
+          process).
+
+Two clocks per compile: wall (what the issue's target is about) and CPU
+(user + system time of the compiling process and of the children it waited
+for, ptxas included; for Triton the CPU time of this whole process plus its
+children). On a machine shared with other work, wall time carries the
+machine's load; CPU time mostly does not, so compare the CPU ratios there.
+Both compilers compile an unrelated kernel once first (imports, page cache).
+
+Prints one table (medians of --repeats, ms) and, with --json FILE, writes
+every sample. Kernels either compiler rejects are listed with the reason.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+KILN_STAGES = ("parse", "pipeline", "translate", "link", "optimize", "codegen", "ptxas", "write")
+
+
+def children_cpu_ms():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r.ru_utime + r.ru_stime) * 1e3
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def options_of(ttir):
+    with open(ttir[:-len(".ttir")] + ".json") as f:
+        opts = json.load(f)
+    return opts["num_warps"], opts["num_stages"]
+
+
+class Triton:
+    def __init__(self, work):
+        import triton
+        from triton.backends.compiler import GPUTarget
+        self.triton, self.target, self.work = triton, GPUTarget("cuda", 90, 32), work
+        self.stages = []
+        triton.knobs.compilation.listener = self._listener
+        self.ptxas = "?"
+        try:
+            tool = triton.knobs.nvidia.ptxas
+            self.ptxas = f"{tool.path} (CUDA {tool.version})"
+        except Exception as e:  # reported, never fatal
+            self.ptxas = f"? ({type(e).__name__}: {e})"
+
+    def _listener(self, **kw):
+        times = kw.get("times")
+        if times is not None and not kw.get("cache_hit"):
+            self.stages.append({"ir_init": times.ir_initialization / 1e3,
+                                **{k: v / 1e3 for k, v in times.lowering_stages},
+                                "store": times.store_results / 1e3})
+
+    def compile(self, ttir, w, s):
+        """One cold compile: (wall ms, CPU ms, stage ms dict)."""
+        d = tempfile.mkdtemp(prefix="triton-", dir=self.work)
+        os.environ["TRITON_CACHE_DIR"] = d
+        self.triton.knobs.cache.dir = d
+        self.stages.clear()
+        c0, p0, t0 = children_cpu_ms(), time.process_time(), time.perf_counter()
+        self.triton.compile(ttir, target=self.target, options={"num_warps": w, "num_stages": s})
+        wall = (time.perf_counter() - t0) * 1e3
+        cpu = (time.process_time() - p0) * 1e3 + children_cpu_ms() - c0
+        shutil.rmtree(d, ignore_errors=True)
+        return wall, cpu, (self.stages[-1] if self.stages else {})
+
+
+class Kiln:
+    def __init__(self, binary, target, extra, work):
+        self.binary, self.target, self.extra, self.work = binary, target, extra, work
+
+    def compile(self, ttir, w, s):
+        """One cold compile: (wall ms, CPU ms, timings.json in ms)."""
+        out = tempfile.mkdtemp(prefix="kiln-", dir=self.work)
+        cmd = [self.binary, "compile", ttir, "--target", self.target, "--num-warps", str(w),
+               "--num-stages", str(s), "--ftz", "--no-cache", "--timings", *self.extra, "-o", out]
+        c0, t0 = children_cpu_ms(), time.perf_counter()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = (time.perf_counter() - t0) * 1e3
+        cpu = children_cpu_ms() - c0
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip()
+                               else f"exit status {proc.returncode}")
+        with open(os.path.join(out, "timings.json")) as f:
+            timings = {k: v / 1e3 for k, v in json.load(f).items() if isinstance(v, (int, float))}
+        shutil.rmtree(out, ignore_errors=True)
+        return wall, cpu, timings
+
+
+def short(name, width=34):
+    return name if len(name) <= width else name[:width - 3] + "..."
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kiln", default=os.environ.get("KILN", os.path.join(REPO, "bazel-bin/tools/kiln/kiln")),
+                    help="kiln binary (default: $KILN, else bazel-bin/tools/kiln/kiln)")
+    ap.add_argument("--corpus", default=os.path.join(
+        os.environ.get("KILN_CORPUS_DIR", os.path.join(REPO, "..", "shared", "corpus")), "ttir"),
+                    help="folder of NAME.ttir + NAME.json (default: $KILN_CORPUS_DIR/ttir, ../shared/corpus/ttir)")
+    ap.add_argument("--repeats", type=int, default=5, help="compiles per kernel and compiler (median)")
+    ap.add_argument("--only", nargs="*", default=[], help="kernels whose name contains any of these")
+    ap.add_argument("--target", default="sm_90a", help="kiln --target (Triton compiles for capability 90)")
+    ap.add_argument("--kiln-arg", action="append", default=[], help="extra kiln compile argument (repeatable)")
+    ap.add_argument("--json", help="write every sample to this file")
+    a = ap.parse_args()
+
+    names = sorted(f[:-5] for f in os.listdir(a.corpus)
+                   if f.endswith(".ttir") and os.path.exists(os.path.join(a.corpus, f[:-5] + ".json")))
+    if a.only:
+        names = [n for n in names if any(s in n for s in a.only)]
+    work = tempfile.mkdtemp(prefix="cold-compile-")
+    try:
+        triton = Triton(work)
+        kiln = Kiln(os.path.abspath(a.kiln), a.target, a.kiln_arg, work)
+        warm = os.path.join(REPO, "bench", "conformance", "kernels", "cumsum_kernel.ttir")
+        if not os.path.exists(warm):
+            warm = os.path.join(a.corpus, names[0] + ".ttir")
+        triton.compile(warm, *options_of(warm))
+        kiln.compile(warm, *options_of(warm))
+        load = os.getloadavg()
+        print(f"kiln {kiln.binary} --target {a.target}; Triton {triton.triton.__version__}, ptxas {triton.ptxas}; "
+              f"{os.cpu_count()} CPUs, load average {load[0]:.2f} at the start; median of {a.repeats}, ms",
+              flush=True)
+
+        rows, skipped = [], []
+        for name in names:
+            ttir = os.path.join(a.corpus, name + ".ttir")
+            w, s = options_of(ttir)
+            row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": []}
+            try:
+                for _ in range(a.repeats):
+                    for side, compiler in (("triton", triton), ("kiln", kiln)):
+                        try:
+                            row[side].append(compiler.compile(ttir, w, s))
+                        except Exception as e:
+                            raise RuntimeError(f"{side}: {str(e).strip().splitlines()[-1][:160]}")
+            except RuntimeError as e:
+                skipped.append((name, str(e)))
+                print(f"  {name}: skipped ({e})", flush=True)
+                continue
+            rows.append(row)
+            tw, tc = median([x[0] for x in row["triton"]]), median([x[1] for x in row["triton"]])
+            kw, kc = median([x[0] for x in row["kiln"]]), median([x[1] for x in row["kiln"]])
+            print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x)",
+                  flush=True)
+
+        print("\n| kernel | W/S | Triton wall | kiln wall | kiln in-process | kiln/Triton wall "
+              "| Triton CPU | kiln CPU | kiln/Triton CPU |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            tw, tc = median([x[0] for x in r["triton"]]), median([x[1] for x in r["triton"]])
+            kw, kc = median([x[0] for x in r["kiln"]]), median([x[1] for x in r["kiln"]])
+            kt = median([x[2].get("total", float("nan")) for x in r["kiln"]])
+            print(f"| {short(r['kernel'])} | {r['num_warps']}/{r['num_stages']} | {tw:.1f} | {kw:.1f} | {kt:.1f} "
+                  f"| {kw / tw:.2f} | {tc:.1f} | {kc:.1f} | {kc / tc:.2f} |")
+        print("\nStage times (median, ms, wall):\n")
+        print("| kernel | kiln " + " / ".join(KILN_STAGES) + " | Triton stages |")
+        print("|---|---|---|")
+        for r in rows:
+            ks = " / ".join(f"{median([x[2].get(k, 0) for x in r['kiln']]):.1f}" for k in KILN_STAGES)
+            keys = list(r["triton"][0][2]) if r["triton"] and r["triton"][0][2] else []
+            ts = ", ".join(f"{k} {median([x[2].get(k, 0) for x in r['triton']]):.1f}" for k in keys)
+            print(f"| {short(r['kernel'])} | {ks} | {ts} |")
+        for name, why in skipped:
+            print(f"skipped {name}: {why}")
+        load = os.getloadavg()
+        print(f"\nload average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the end")
+        if a.json:
+            doc = {"kiln": kiln.binary, "target": a.target, "triton": triton.triton.__version__,
+                   "triton_ptxas": triton.ptxas, "repeats": a.repeats,
+                   "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
+                             **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
+                                for side in ("triton", "kiln")}} for r in rows],
+                   "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
+            with open(a.json, "w") as f:
+                json.dump(doc, f, indent=1)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
