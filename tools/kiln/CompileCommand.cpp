@@ -621,6 +621,15 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     }
   }
 
+  // --maxnreg: the kernel's .maxnreg directive (PTX ISA 11.4.3, through
+  // nvvm.maxnreg). ptxas --maxrregcount alone is not applied to a kernel
+  // whose PTX carries .maxntid, as kiln's does.
+  if (options.maxnreg > 0)
+    llvmKernel->setAttr(
+        mlir::NVVM::NVVMDialect::getMaxnregAttrName(),
+        mlir::IntegerAttr::get(mlir::IntegerType::get(llvmKernel.getContext(), 32),
+                               options.maxnreg));
+
   // Signature: kiln.arg_types on the llvm.func wins (names from TTIR when it
   // lines up), then the TTIR signature, then the LLVM argument types.
   std::vector<KernelArg> signature;
