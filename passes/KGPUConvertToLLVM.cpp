@@ -3312,7 +3312,8 @@ struct KGPUConvertToLLVM
                       << " warps (" << threads << " threads) needs " << words
                       << " registers per thread for the accumulator alone, "
                          "but a thread may hold at most "
-                      << maxRegs << " on " << target.getValue()
+                      << maxRegs << " on "
+           << (arch.getValue().empty() ? target.getValue() : arch.getValue())
                       << "; use more warps or smaller blocks";
       return WalkResult::interrupt();
     });
@@ -3332,7 +3333,8 @@ struct KGPUConvertToLLVM
       diag << "the kernel needs " << smemBytes
            << " bytes of shared memory (num-warps " << l.numWarps
            << ") but a CTA may use at most "
-           << targetInfo->getMaxSharedBytes() << " on " << target.getValue();
+           << targetInfo->getMaxSharedBytes() << " on "
+           << (arch.getValue().empty() ? target.getValue() : arch.getValue());
       if (!pipelined && largestUser)
         diag << ": '" << largestUser->getName()
              << "' moves the most data through shared memory";

@@ -80,7 +80,19 @@ public:
   StringRef getName() const override { return "nvptx"; }
   unsigned getWarpSize() const override { return 32; }
   unsigned getSharedAddressSpace() const override { return 3; }
-  int64_t getMaxSharedBytes() const override { return 232448; }
+  /// cudaDevAttrMaxSharedMemoryPerBlockOptin by compute capability (CUDA C
+  /// Programming Guide, "Technical Specifications per Compute Capability"):
+  /// 7.0/7.2 96 KiB, 7.5 64 KiB, 8.0/8.7 163 KiB, 8.6/8.9 99 KiB, 9.0 227
+  /// KiB. Unknown chips (sm = 0) get sm_90's.
+  int64_t getMaxSharedBytes() const override {
+    switch (sm) {
+    case 70: case 72: return 96 * 1024;
+    case 75: return 64 * 1024;
+    case 80: case 87: return 163 * 1024;
+    case 86: case 89: return 99 * 1024;
+    default: return 227 * 1024;
+    }
+  }
   int64_t getMaxRegistersPerThread(int64_t threads) const override {
     return std::min<int64_t>(255, 65536 / std::max<int64_t>(threads, 1));
   }

@@ -29,7 +29,8 @@ public:
   /// Lanes per warp (NVIDIA: 32; AMD CDNA wavefronts: 64).
   virtual unsigned getWarpSize() const = 0;
   /// Most shared memory one CTA may use, in bytes (sm_90:
-  /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448).
+  /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 232448; per
+  /// chip: sm_80 166912, sm_86/sm_89 101376).
   virtual int64_t getMaxSharedBytes() const = 0;
   /// Most 32-bit registers one thread may hold in a CTA of `threads`
   /// threads: NVIDIA sm_80/sm_90: 255 per thread and 65536 per CTA (CUDA
