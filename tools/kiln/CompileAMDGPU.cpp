@@ -100,7 +100,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      parseKernelSource(sourceMgr, context);
   if (!module)
     return 1;
 

@@ -8,13 +8,51 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
 
 namespace kiln::tool {
+
+mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                                    mlir::MLIRContext &context) {
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!module)
+    return nullptr;
+  bool unknown = false;
+  module->walk([&](mlir::Operation *op) {
+    if (op->isRegistered())
+      return mlir::WalkResult::advance();
+    op->emitError() << "unknown operation '" << op->getName()
+                    << "': no loaded dialect defines it (a misspelled op, or "
+                       "one kiln does not support)";
+    unknown = true;
+    return mlir::WalkResult::interrupt();
+  });
+  if (unknown)
+    return nullptr;
+  bool anyFunction = false;
+  module->walk([&](mlir::FunctionOpInterface) {
+    anyFunction = true;
+    return mlir::WalkResult::interrupt();
+  });
+  if (!anyFunction) {
+    module->emitError() << "no kernel: the input has no function (a tt.func "
+                           "for TTIR, or an llvm.func for the LLVM dialect)";
+    return nullptr;
+  }
+  if (mlir::failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}
 namespace {
 
 /// The kiln-kernel/1 spelling of a scalar type, or std::nullopt.

@@ -16,7 +16,14 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 namespace mlir {
+class MLIRContext;
+class ModuleOp;
+template <typename OpTy> class OwningOpRef;
 class FunctionOpInterface;
 namespace LLVM {
 class LLVMFuncOp;
@@ -24,6 +31,15 @@ class LLVMFuncOp;
 } // namespace mlir
 
 namespace kiln::tool {
+
+/// Parses the kernel source in `sourceMgr` (TTIR or LLVM dialect) and
+/// verifies it. Before verification, an operation no dialect defines (e.g. a
+/// misspelled `"tt.reduc"` in generic form) is an error naming it at its
+/// location, and a module with no function at all is an error saying so
+/// (the verifier would report a consequence elsewhere, or nothing). Errors go
+/// to the context's diagnostic handler; returns null after one.
+mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
+                                                    mlir::MLIRContext &context);
 
 /// One kernel parameter: its name and kiln-kernel/1 type ("ptr<f32>", "i32").
 struct KernelArg {
