@@ -59,6 +59,22 @@ struct KGPUAssignLayouts
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (mmaVersion != 0 && (mmaVersion < 2 || mmaVersion > 4)) {
+      module.emitError() << "mma-version must be 0 (no tensor cores), 2 "
+                            "(mma.sync), 3 (wgmma) or 4 (AMD MFMA), got "
+                         << mmaVersion.getValue();
+      return signalPassFailure();
+    }
+    if ((mmaVersion == 4 && threadsPerWarp != 64) ||
+        ((mmaVersion == 2 || mmaVersion == 3) && threadsPerWarp != 32)) {
+      module.emitError() << "mma-version " << mmaVersion.getValue()
+                         << (mmaVersion == 4 ? " (AMD MFMA) needs 64-lane "
+                                               "wavefronts (threads-per-warp=64)"
+                                             : " (NVIDIA tensor cores) needs "
+                                               "32-lane warps (threads-per-warp=32)")
+                         << ", got threads-per-warp=" << threadsPerWarp.getValue();
+      return signalPassFailure();
+    }
     if (numWarps < 1 || !llvm::isPowerOf2_32(numWarps)) {
       module.emitError() << "num-warps must be a power of two, got "
                          << numWarps.getValue();

@@ -3123,6 +3123,29 @@ struct KGPUConvertToLLVM
                          << "' (supported: nvptx, amdgpu)";
       return signalPassFailure();
     }
+    // A tensor-core layout of the other vendor (kgpu-assign-layouts run
+    // with another target's mma-version) has no lowering here.
+    WalkResult foreign = module.walk([&](Operation *op) {
+      for (Type t : op->getResultTypes()) {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        if (!tensor)
+          continue;
+        Attribute enc = tensor.getEncoding();
+        bool amdOnNvidia = target == "nvptx" && isa_and_nonnull<kgpu::MfmaEncodingAttr>(enc);
+        bool nvidiaOnAmd = target == "amdgpu" && isa_and_nonnull<kgpu::MmaEncodingAttr>(enc);
+        if (!amdOnNvidia && !nvidiaOnAmd)
+          continue;
+        op->emitError() << "the " << (amdOnNvidia ? "#kgpu.mfma (AMD MFMA)" : "#kgpu.mma (NVIDIA mma.sync/wgmma)")
+                        << " layout of this result has no lowering for target "
+                        << target.getValue()
+                        << " (kgpu-assign-layouts mma-version "
+                        << (amdOnNvidia ? "4 is for amdgpu" : "2 and 3 are for nvptx") << ")";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (foreign.wasInterrupted())
+      return signalPassFailure();
     if (auto tpw = module->getAttrOfType<IntegerAttr>(
             kgpu::KGPUDialect::kThreadsPerWarpAttrName);
         tpw && tpw.getInt() != targetInfo->getWarpSize()) {

@@ -1,5 +1,6 @@
 // RUN: kiln-opt %s -split-input-file --kiln-ttir-to-llvm-amdgpu='num-warps=4' | FileCheck %s --enable-var-scope
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts='num-warps=4 threads-per-warp=64 mma-version=4' | FileCheck %s --check-prefix=LAYOUT
+// RUN: not kiln-opt %s -split-input-file -kgpu-assign-layouts='num-warps=4 threads-per-warp=64 mma-version=4' -kgpu-convert-to-llvm=target=nvptx 2>&1 | FileCheck %s --check-prefix=FOREIGN
 
 // tt.dot on AMD CDNA matrix cores: 16x16 MFMA accumulators on 64-lane
 // wavefronts. 64x64 f16 times 64x64 on 4 wavefronts: 4 x 4 tiles of 16x16,
@@ -84,3 +85,6 @@ tt.func public @dot_tf32_rounding(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, 
   tt.store %ps, %d : tensor<16x16x!tt.ptr<f32>>
   tt.return
 }
+
+// An AMD MFMA layout handed to the NVPTX lowering is an error naming it.
+// FOREIGN: error: the #kgpu.mfma (AMD MFMA) layout of this result has no lowering for target nvptx (kgpu-assign-layouts mma-version 4 is for amdgpu)

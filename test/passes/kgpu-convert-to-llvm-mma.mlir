@@ -1,6 +1,8 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=2" | FileCheck %s --check-prefix=LAYOUT --enable-var-scope
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=2" -kgpu-convert-to-llvm | FileCheck %s --enable-var-scope
-// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 threads-per-warp=64 mma-version=2" | FileCheck %s --check-prefix=WAVE64
+// RUN: not kiln-opt %s -kgpu-assign-layouts="num-warps=8 threads-per-warp=64 mma-version=2" 2>&1 | FileCheck %s --check-prefix=WAVE64
+// RUN: not kiln-opt %s -kgpu-assign-layouts="num-warps=8 mma-version=4" 2>&1 | FileCheck %s --check-prefix=WAVE32
+// RUN: not kiln-opt %s -kgpu-assign-layouts="num-warps=8 mma-version=7" 2>&1 | FileCheck %s --check-prefix=BADVERSION
 
 // tt.dot on tensor cores with mma.sync.m16n8k16 (PTX ISA 9.7.14.5.8).
 //
@@ -107,4 +109,9 @@ tt.func public @not_mma(%a: tensor<16x8xf16>, %b: tensor<8x16xf16>, %x: tensor<1
   tt.return
 }
 
-// WAVE64-NOT: #kgpu.mma
+// A tensor-core layout version for the other vendor's warp width, or one
+// that does not exist, is an error (it used to fall back to CUDA-core
+// layouts without a word).
+// WAVE64: error: mma-version 2 (NVIDIA tensor cores) needs 32-lane warps (threads-per-warp=32), got threads-per-warp=64
+// WAVE32: error: mma-version 4 (AMD MFMA) needs 64-lane wavefronts (threads-per-warp=64), got threads-per-warp=32
+// BADVERSION: error: mma-version must be 0 (no tensor cores), 2 (mma.sync), 3 (wgmma) or 4 (AMD MFMA), got 7

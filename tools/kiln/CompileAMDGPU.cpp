@@ -74,6 +74,9 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::Twine("--") +
                 (options.ftz ? "ftz" : !options.fpFusion ? "no-fp-fusion" : "maxnreg") +
                 " applies to NVPTX targets only, not --target " + options.arch);
+  if (options.numStages < 1)
+    return fail("--num-stages must be at least 1, got " +
+                llvm::Twine(options.numStages));
   if (options.numWarps < 1 || options.numWarps > 16 ||
       !llvm::isPowerOf2_32(options.numWarps))
     return fail("--num-warps must be a power of two in [1, 16] for AMDGPU "
