@@ -2,6 +2,8 @@
 
 #include "pipelines/amdgpu/AMDGPUBackend.h"
 
+#include "pipelines/common/ToolOutput.h"
+
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -176,24 +178,7 @@ Error linkOcml(Module &module, StringRef ocmlPath, StringRef arch) {
 } // namespace
 
 Expected<std::string> getLldVersion(const std::string &lldPath) {
-  SmallString<128> out;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("kiln-lld-version", "txt", out))
-    return makeError("ld.lld --version: cannot create a temporary file: " +
-                     ec.message());
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
-                                          StringRef(out)};
-  std::string execError;
-  int rc = sys::ExecuteAndWait(lldPath, {lldPath, "--version"}, std::nullopt,
-                               redirects, 0, 0, &execError);
-  auto text = MemoryBuffer::getFile(out);
-  sys::fs::remove(out);
-  std::string version = text ? (*text)->getBuffer().trim().str() : "";
-  if (rc != 0 || version.empty())
-    return makeError("ld.lld --version (" + lldPath + ") failed" +
-                     (execError.empty() ? "" : ": " + execError) +
-                     (version.empty() ? "" : ": " + version));
-  return version;
+  return captureToolOutput(lldPath, {"--version"}, "ld.lld --version");
 }
 
 Expected<std::string> findLld(const std::string &explicitPath) {

@@ -8,6 +8,8 @@
 
 #include "pipelines/nvptx/NVPTXBackend.h"
 
+#include "pipelines/common/ToolOutput.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -203,24 +205,7 @@ Expected<std::string> findLibdevice(StringRef explicitPath) {
 //===----------------------------------------------------------------------===//
 
 Expected<std::string> getPtxasVersion(StringRef ptxasPath) {
-  TempFile out;
-  if (Error err = createTemp("txt", out))
-    return std::move(err);
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out.path),
-                                          StringRef(out.path)};
-  std::string errMsg;
-  int rc = sys::ExecuteAndWait(ptxasPath, {ptxasPath, "--version"},
-                               std::nullopt, redirects, /*SecondsToWait=*/0,
-                               /*MemoryLimit=*/0, &errMsg);
-  Expected<std::string> text = readFile(out.path);
-  if (!text)
-    return text.takeError();
-  if (rc != 0)
-    return makeError("ptxas --version: " +
-                     (errMsg.empty() ? "exit status " + Twine(rc)
-                                     : Twine(errMsg)) +
-                     (text->empty() ? "" : ": " + StringRef(*text).trim()));
-  return StringRef(*text).trim().str();
+  return captureToolOutput(ptxasPath, {"--version"}, "ptxas --version");
 }
 
 std::string sha256Hex(StringRef data) {
