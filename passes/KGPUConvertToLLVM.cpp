@@ -1621,6 +1621,30 @@ struct AssertLowering : KPattern<tt::AssertOp> {
   }
 };
 
+/// How a tensor-core accumulator layout with `warps` = warpsPerCTA tiles an
+/// M x N result in instruction tiles of instrM x instrN (mma.sync m16n8:
+/// 16 x 8; MFMA 16x16: 16 x 16): the CTA covers tileM x tileN at once and
+/// repeats repM x repN times; this thread's warp starts at row warpM and
+/// column warpN of each CTA tile (warps are numbered along M first).
+struct WarpTiling {
+  int64_t tileM, tileN, repM, repN;
+  Value lane, warp, warpM, warpN;
+
+  WarpTiling(OpBuilder &b, Location loc, const Lowering &l,
+             ArrayRef<unsigned> warps, int64_t instrM, int64_t instrN,
+             int64_t M, int64_t N) {
+    unsigned wm = warps[0], wn = warps[1];
+    tileM = instrM * wm;
+    tileN = instrN * wn;
+    repM = std::max<int64_t>(1, M / tileM);
+    repN = std::max<int64_t>(1, N / tileN);
+    std::tie(lane, warp) = laneAndWarp(b, loc, l);
+    IndexMath im{b, loc};
+    warpM = im.mul(im.urem(warp, wm), instrM);
+    warpN = im.mul(im.urem(im.udiv(warp, wm), wn), instrN);
+  }
+};
+
 /// The tensor-core part of a dot with an mma.sync (version 2) accumulator:
 /// A (`aT`, MxK) and B (`bT`, KxN) of 16-bit elements are in shared memory,
 /// row-major with rows padded by 8 elements (16 bytes, so the 8 rows one
@@ -1643,14 +1667,10 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   bool bf16 = elem.isBF16();
   int64_t strideA = kgpu::getPaddedRowStride(K),
           strideB = kgpu::getPaddedRowStride(bKMajor ? K : N);
-  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  int64_t tileM = 16 * wm, tileN = 8 * wn;
-  int64_t repM = std::max<int64_t>(1, M / tileM);
-  int64_t repN = std::max<int64_t>(1, N / tileN);
-  auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
+  int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
+  Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
   IndexMath im{rewriter, loc};
-  Value warpM = im.mul(im.urem(warp, wm), 16);
-  Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 8);
   Value lane16 = im.urem(lane, 16);
   Value laneHalf = im.udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
 
@@ -1762,14 +1782,10 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
   int64_t strideA = kgpu::getPaddedRowStride(K),
           strideB = kgpu::getPaddedRowStride(N);
-  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  int64_t tileM = 16 * wm, tileN = 8 * wn;
-  int64_t repM = std::max<int64_t>(1, M / tileM);
-  int64_t repN = std::max<int64_t>(1, N / tileN);
-  auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
+  int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
+  Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
   IndexMath im{rewriter, loc};
-  Value warpM = im.mul(im.urem(warp, wm), 16);
-  Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 8);
   Value group = im.udiv(lane, 4), thread = im.urem(lane, 4);
   auto fragmentIndex = [&](int64_t perGroup, int64_t perThread,
                            int64_t constant) {
@@ -2115,14 +2131,10 @@ struct DotLowering : KPattern<tt::DotOp> {
             strideB = kgpu::getPaddedRowStride(N);
     int64_t baseB = stageOperands(op, adaptor, rewriter, base);
 
-    unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
-    int64_t tileM = 16 * wm, tileN = 16 * wn;
-    int64_t repM = std::max<int64_t>(1, M / tileM);
-    int64_t repN = std::max<int64_t>(1, N / tileN);
-    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+    WarpTiling t(rewriter, loc, l, mfma.getWarpsPerCTA(), 16, 16, M, N);
+    int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
+    Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
     IndexMath im{rewriter, loc};
-    Value warpM = im.mul(im.urem(warp, wm), 16);
-    Value warpN = im.mul(im.urem(im.udiv(warp, wm), wn), 16);
     Value lane16 = im.urem(lane, 16), laneGroup = im.udiv(lane, 16);
 
     bool isF32 = elem.isF32(), bf16 = elem.isBF16();
