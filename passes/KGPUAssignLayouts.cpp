@@ -11,6 +11,7 @@
 
 #include "passes/AxisInfo.h"
 #include "passes/Passes.h"
+#include "passes/TensorCoreDots.h"
 
 #include "dialects/kgpu/IR/KGPULayouts.h"
 #include "dialects/tt/IR/TTOps.h"
@@ -411,34 +412,18 @@ struct KGPUAssignLayouts
   Attribute mmaLayoutFor(tt::DotOp dot) {
     if (mmaVersion == 4)
       return mfmaLayoutFor(dot);
-    if ((mmaVersion != 2 && mmaVersion != 3) || threadsPerWarp != 32)
+    if ((mmaVersion != 2 && mmaVersion != 3) || threadsPerWarp != 32 ||
+        !mmaSyncComputes(dot))
       return {};
-    auto aT = dot.getA().getType(), bT = dot.getB().getType();
-    if (aT.getRank() != 2)
-      return {};
-    Type e = aT.getElementType();
-    Type c = dot.getType().getElementType();
-    bool tf32 = e.isF32() &&
-                (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
-                 dot.getInputPrecision() == tt::InputPrecision::TF32x3);
-    if (!(e.isF16() || e.isBF16() || tf32) || bT.getElementType() != e)
-      return {};
-    if (!(c.isF32() || ((c.isF16() || c.isBF16()) && !tf32)))
-      return {};
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    if (M % 16 != 0 || N % 8 != 0 || K % (tf32 ? 8 : 16) != 0)
-      return {};
-    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of M (a
-    // multiple of 16 * num-warps rows: 64-row blocks repeat along M, one
-    // m64nNk16 each) and the whole N (N <= 256); the 128-byte swizzled
-    // operand tiles need K and N in multiples of 64. 16-bit operands only
-    // (kiln has no tf32 wgmma). Only for the one dot of a loop that
-    // carries its accumulator, the loops kgpu-pipeline-dot-loops turns
-    // into wgmma: elsewhere mma.sync runs on this layout, which gives
-    // every warp a whole row of N.
-    if (mmaVersion == 3 && !tf32 && numWarps % 4 == 0 &&
-        M % (16 * int64_t(numWarps)) == 0 && N % 64 == 0 && N <= 256 &&
-        K % 64 == 0 && c.isF32() && isLoopCarriedDot(dot))
+    int64_t M = dot.getA().getType().getDimSize(0),
+            N = dot.getB().getType().getDimSize(1);
+    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of every block
+    // of 16 * num-warps rows and the whole N (wgmmaComputes). Only for the
+    // one dot of a loop that carries its accumulator, the loops
+    // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs on
+    // this layout, which gives every warp a whole row of N.
+    if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
+        isLoopCarriedDot(dot))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);
@@ -484,24 +469,10 @@ struct KGPUAssignLayouts
   /// Wavefronts are doubled along the dimension with more 16-wide tiles
   /// left (M first on a tie); extra ones replicate along M.
   Attribute mfmaLayoutFor(tt::DotOp dot) {
-    if (threadsPerWarp != 64)
+    if (threadsPerWarp != 64 || !mfmaComputes(dot))
       return {};
-    auto aT = dot.getA().getType(), bT = dot.getB().getType();
-    if (aT.getRank() != 2)
-      return {};
-    Type e = aT.getElementType();
-    if (!(e.isF16() || e.isBF16() || e.isF32()) || bT.getElementType() != e)
-      return {};
-    if (!dot.getType().getElementType().isF32())
-      return {};
-    // f32 operands: only when full-precision products are asked for; TF32
-    // rounding (Triton's default) is not what v_mfma_f32_16x16x4f32 does.
-    if (e.isF32() && dot.getInputPrecision() != tt::InputPrecision::IEEE)
-      return {};
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    if (M % 16 != 0 || N % 16 != 0 || K % (e.isF32() ? 4 : 16) != 0)
-      return {};
-    auto [wm, wn] = splitWarps(M / 16, N / 16);
+    auto [wm, wn] = splitWarps(dot.getA().getType().getDimSize(0) / 16,
+                               dot.getB().getType().getDimSize(1) / 16);
     return kgpu::MfmaEncodingAttr::get(dot.getContext(), {wm, wn}, {16, 16});
   }
 

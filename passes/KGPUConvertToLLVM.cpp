@@ -13,6 +13,7 @@
 #include "passes/FloatConversions.h"
 #include "passes/Passes.h"
 #include "passes/TargetInfo.h"
+#include "passes/TensorCoreDots.h"
 
 #include "dialects/kgpu/IR/KGPULayouts.h"
 #include "dialects/tt/IR/TTOps.h"
@@ -2004,22 +2005,10 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// itself (a K the instruction does not divide, other operand types or
   /// precision) runs on the CUDA-core loop, which takes any layout.
   static bool onTensorCores(tt::DotOp op) {
-    auto aT = op.getA().getType(), bT = op.getB().getType();
     Attribute acc = op.getC().getType().getEncoding();
-    Type e = aT.getElementType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    bool halfs = e.isF16() || e.isBF16();
-    if (kgpu::isMmaV2(acc)) {
-      bool tf32 = e.isF32() &&
-                  (op.getInputPrecision() == tt::InputPrecision::TF32 ||
-                   op.getInputPrecision() == tt::InputPrecision::TF32x3);
-      return (halfs || tf32) && M % 16 == 0 && N % 8 == 0 &&
-             K % (tf32 ? 8 : 16) == 0;
-    }
-    if (isa<kgpu::MfmaEncodingAttr>(acc))
-      return (halfs || e.isF32()) && M % 16 == 0 && N % 16 == 0 &&
-             K % (e.isF32() ? 4 : 16) == 0;
-    return false;
+    if (kgpu::isMmaV2(acc))
+      return mmaSyncComputes(op);
+    return isa<kgpu::MfmaEncodingAttr>(acc) && mfmaComputes(op);
   }
 
   /// Byte offset of B after A when stageOperands stages `op`'s operands

@@ -34,6 +34,7 @@
 
 #include "passes/AxisInfo.h"
 #include "passes/Passes.h"
+#include "passes/TensorCoreDots.h"
 
 #include "dialects/kgpu/IR/KGPULayouts.h"
 #include "dialects/tt/IR/TTOps.h"
@@ -124,19 +125,12 @@ struct KGPUPipelineDotLoops
     return vec >= 2 ? vec : 0; // 16-bit elements: at least 4 bytes
   }
 
-  /// Whether wgmma can multiply `dot`: the accumulator's warps split M
-  /// only, one 16-row block each per 16 * warps rows (kgpu-assign-layouts
-  /// mma-version=3), f32 accumulation, and tiles the 128-byte swizzle covers
-  /// (K and N multiples of 64, N <= 256 for one m64nNk16 per K step and
-  /// 64-row block).
+  /// Whether wgmma multiplies `dot`: the accumulator's warps split M only
+  /// (kgpu-assign-layouts mma-version=3) and wgmmaComputes holds for them.
   static bool wgmmaFits(tt::DotOp dot) {
     auto mma = cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
-    auto aT = dot.getA().getType(), bT = dot.getB().getType();
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    unsigned warps = mma.getWarpsPerCTA()[0];
-    return mma.getWarpsPerCTA()[1] == 1 && warps % 4 == 0 &&
-           M % (16 * int64_t(warps)) == 0 && K % 64 == 0 && N % 64 == 0 &&
-           N <= 256 && dot.getType().getElementType().isF32();
+    return mma.getWarpsPerCTA()[1] == 1 &&
+           wgmmaComputes(dot, mma.getWarpsPerCTA()[0]);
   }
 
   /// Whether the iteration at `base + k * step` exists (< `ub`), computed

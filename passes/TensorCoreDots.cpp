@@ -1,0 +1,60 @@
+//===- TensorCoreDots.cpp - which tt.dot the tensor cores compute ---------===//
+
+#include "passes/TensorCoreDots.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+namespace {
+/// The operands' common element type and M, K, N of a 2-D dot, or null.
+struct DotShape {
+  Type elem;
+  int64_t M = 0, K = 0, N = 0;
+};
+std::optional<DotShape> dotShape(tt::DotOp dot) {
+  auto aT = dot.getA().getType(), bT = dot.getB().getType();
+  if (aT.getRank() != 2 || bT.getElementType() != aT.getElementType())
+    return std::nullopt;
+  return DotShape{aT.getElementType(), aT.getDimSize(0), aT.getDimSize(1),
+                  bT.getDimSize(1)};
+}
+bool isHalf(Type t) { return t.isF16() || t.isBF16(); }
+} // namespace
+
+bool isTf32Dot(tt::DotOp dot) {
+  return dot.getA().getType().getElementType().isF32() &&
+         (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
+          dot.getInputPrecision() == tt::InputPrecision::TF32x3);
+}
+
+bool mmaSyncComputes(tt::DotOp dot) {
+  std::optional<DotShape> s = dotShape(dot);
+  if (!s)
+    return false;
+  bool tf32 = isTf32Dot(dot);
+  Type c = dot.getType().getElementType();
+  if (!(isHalf(s->elem) || tf32) || !(c.isF32() || (isHalf(c) && !tf32)))
+    return false;
+  return s->M % 16 == 0 && s->N % 8 == 0 && s->K % (tf32 ? 8 : 16) == 0;
+}
+
+bool wgmmaComputes(tt::DotOp dot, unsigned warps) {
+  std::optional<DotShape> s = dotShape(dot);
+  return s && isHalf(s->elem) && dot.getType().getElementType().isF32() &&
+         warps % 4 == 0 && s->M % (16 * int64_t(warps)) == 0 &&
+         s->K % 64 == 0 && s->N % 64 == 0 && s->N <= 256;
+}
+
+bool mfmaComputes(tt::DotOp dot) {
+  std::optional<DotShape> s = dotShape(dot);
+  if (!s || !dot.getType().getElementType().isF32())
+    return false;
+  bool f32 = s->elem.isF32();
+  if (!(isHalf(s->elem) || f32) ||
+      (f32 && dot.getInputPrecision() != tt::InputPrecision::IEEE))
+    return false;
+  return s->M % 16 == 0 && s->N % 16 == 0 && s->K % (f32 ? 4 : 16) == 0;
+}
+
+} // namespace kiln

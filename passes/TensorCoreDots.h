@@ -1,0 +1,43 @@
+//===- TensorCoreDots.h - which tt.dot the tensor cores compute -*- C++ -*-===//
+//
+// One statement of which tt.dot each tensor-core instruction kiln emits can
+// compute, shared by the pass that assigns accumulator layouts
+// (kgpu-assign-layouts), the K-loop pipeline (kgpu-pipeline-dot-loops) and
+// the lowering (kgpu-convert-to-llvm), so they cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_PASSES_TENSORCOREDOTS_H
+#define KILN_PASSES_TENSORCOREDOTS_H
+
+#include "dialects/tt/IR/TTOps.h"
+
+namespace kiln {
+
+/// Whether `dot` multiplies f32 operands rounded to tf32 (inputPrecision
+/// tf32 or tf32x3).
+bool isTf32Dot(tt::DotOp dot);
+
+/// Whether NVIDIA mma.sync computes `dot` (2-D): m16n8k16 for f16 or bf16
+/// operands (K % 16 == 0, f32, f16 or bf16 accumulator), m16n8k8 .tf32 for
+/// tf32 dots (K % 8 == 0, f32 accumulator); M % 16 == 0, N % 8 == 0 (PTX
+/// ISA 9.7.14.5.8, 9.7.14.5.7).
+bool mmaSyncComputes(tt::DotOp dot);
+
+/// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step computes
+/// `dot` with `warps` warps along M only (PTX ISA 9.7.15.5): f16 or bf16
+/// operands, f32 accumulator, whole warpgroups (warps % 4 == 0), M a
+/// multiple of 16 * warps, and tiles the 128-byte swizzle covers (K and N
+/// multiples of 64, N <= 256).
+bool wgmmaComputes(tt::DotOp dot, unsigned warps);
+
+/// Whether AMD MFMA 16x16 computes `dot` (2-D, CDNA2/3):
+/// v_mfma_f32_16x16x16{f16,bf16_1k} (K % 16 == 0) or
+/// v_mfma_f32_16x16x4f32 for f32 operands with inputPrecision ieee (K % 4
+/// == 0; its products are not tf32-rounded); f32 accumulator, M and N
+/// multiples of 16.
+bool mfmaComputes(tt::DotOp dot);
+
+} // namespace kiln
+
+#endif // KILN_PASSES_TENSORCOREDOTS_H
