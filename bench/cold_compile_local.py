@@ -96,8 +96,9 @@ class Triton:
 
 
 class Kiln:
-    def __init__(self, binary, target, extra, work):
+    def __init__(self, binary, target, extra, work, env=None):
         self.binary, self.target, self.extra, self.work = binary, target, extra, work
+        self.env = dict(os.environ, **env) if env else None
 
     def compile(self, ttir, w, s):
         """One cold compile: (wall ms, CPU ms, timings.json in ms)."""
@@ -105,7 +106,7 @@ class Kiln:
         cmd = [self.binary, "compile", ttir, "--target", self.target, "--num-warps", str(w),
                "--num-stages", str(s), "--ftz", "--no-cache", "--timings", *self.extra, "-o", out]
         c0, t0 = children_cpu_ms(), time.perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=self.env)
         wall = (time.perf_counter() - t0) * 1e3
         cpu = children_cpu_ms() - c0
         if proc.returncode != 0:
@@ -133,6 +134,9 @@ def main():
     ap.add_argument("--target", default="sm_90a", help="kiln --target (Triton compiles for capability 90)")
     ap.add_argument("--kiln-arg", action="append", default=[], help="extra kiln compile argument (repeatable)")
     ap.add_argument("--json", help="write every sample to this file")
+    ap.add_argument("--ab-env", action="append", default=[], metavar="VAR=VALUE",
+                    help="also run kiln with this environment (column 'kiln B'), alternating with "
+                         "the others: e.g. KILN_PTXAS_EARLY=0 (repeatable)")
     a = ap.parse_args()
 
     names = sorted(f[:-5] for f in os.listdir(a.corpus)
@@ -143,6 +147,10 @@ def main():
     try:
         triton = Triton(work)
         kiln = Kiln(os.path.abspath(a.kiln), a.target, a.kiln_arg, work)
+        kiln_b = None
+        if a.ab_env:
+            kiln_b = Kiln(os.path.abspath(a.kiln), a.target, a.kiln_arg, work,
+                          dict(kv.split("=", 1) for kv in a.ab_env))
         warm = os.path.join(REPO, "bench", "conformance", "kernels", "cumsum_kernel.ttir")
         if not os.path.exists(warm):
             warm = os.path.join(a.corpus, names[0] + ".ttir")
@@ -157,10 +165,11 @@ def main():
         for name in names:
             ttir = os.path.join(a.corpus, name + ".ttir")
             w, s = options_of(ttir)
-            row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": []}
+            row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": [], "kiln_b": []}
+            sides = (("triton", triton), ("kiln", kiln)) + ((("kiln_b", kiln_b),) if kiln_b else ())
             try:
                 for _ in range(a.repeats):
-                    for side, compiler in (("triton", triton), ("kiln", kiln)):
+                    for side, compiler in sides:
                         try:
                             row[side].append(compiler.compile(ttir, w, s))
                         except Exception as e:
@@ -175,15 +184,20 @@ def main():
             print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x)",
                   flush=True)
 
+        b_head = f" kiln B wall ({' '.join(a.ab_env)}) | B/Triton wall |" if kiln_b else ""
         print("\n| kernel | W/S | Triton wall | kiln wall | kiln in-process | kiln/Triton wall "
-              "| Triton CPU | kiln CPU | kiln/Triton CPU |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              "| Triton CPU | kiln CPU | kiln/Triton CPU |" + b_head)
+        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if kiln_b else ""))
         for r in rows:
             tw, tc = median([x[0] for x in r["triton"]]), median([x[1] for x in r["triton"]])
             kw, kc = median([x[0] for x in r["kiln"]]), median([x[1] for x in r["kiln"]])
             kt = median([x[2].get("total", float("nan")) for x in r["kiln"]])
+            b = ""
+            if kiln_b:
+                bw = median([x[0] for x in r["kiln_b"]])
+                b = f" {bw:.1f} | {bw / tw:.2f} |"
             print(f"| {short(r['kernel'])} | {r['num_warps']}/{r['num_stages']} | {tw:.1f} | {kw:.1f} | {kt:.1f} "
-                  f"| {kw / tw:.2f} | {tc:.1f} | {kc:.1f} | {kc / tc:.2f} |")
+                  f"| {kw / tw:.2f} | {tc:.1f} | {kc:.1f} | {kc / tc:.2f} |" + b)
         print("\nStage times (median, ms, wall):\n")
         print("| kernel | kiln " + " / ".join(KILN_STAGES) + " | Triton stages |")
         print("|---|---|---|")
@@ -201,7 +215,8 @@ def main():
                    "triton_ptxas": triton.ptxas, "repeats": a.repeats,
                    "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
                              **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
-                                for side in ("triton", "kiln")}} for r in rows],
+                                for side in ("triton", "kiln", "kiln_b")}} for r in rows],
+                   "kiln_b_env": a.ab_env,
                    "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
             with open(a.json, "w") as f:
                 json.dump(doc, f, indent=1)

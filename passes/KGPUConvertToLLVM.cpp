@@ -486,6 +486,28 @@ struct ScalarDivFLowering : KPattern<arith::DivFOp> {
   }
 };
 
+/// Scalar f32 math the target lowers without a library call (mathF32);
+/// ahead of the libdevice patterns (benefit 10).
+struct ScalarMathF32Lowering : ConversionPattern {
+  ScalarMathF32Lowering(const TypeConverter &tc, MLIRContext *ctx, Lowering &l)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/11, ctx),
+        l(l) {}
+  Lowering &l;
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<math::ExpOp, math::Exp2Op, arith::MaxNumFOp, arith::MinNumFOp>(
+            op) ||
+        op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+      return failure();
+    Value v = l.target->mathF32(rewriter, op->getLoc(), op, operands);
+    if (!v)
+      return failure();
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
 struct PoisonLowering : KPattern<ub::PoisonOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -702,6 +724,9 @@ struct ElementwiseLowering : ConversionPattern {
     StringRef ns = op->getDialect()->getNamespace();
     if (isa<arith::DivFOp>(op) && elem.isF32())
       return l.target->fastDivF32(b, loc, args[0], args[1]);
+    if (elem.isF32())
+      if (Value v = l.target->mathF32(b, loc, op, args))
+        return v;
     if (ns == "arith" || ns == "math") {
       OperationState state(loc, op->getName());
       state.addOperands(args);
@@ -3116,7 +3141,7 @@ struct KGPUConvertToLLVM
       if (chip.consume_front("sm_") &&
           chip.take_while(llvm::isDigit).getAsInteger(10, sm))
         sm = 0;
-      targetInfo = createNVPTXTargetInfo(sm, ptxVersion);
+      targetInfo = createNVPTXTargetInfo(sm, ptxVersion, ftz);
     } else if (target == "amdgpu") {
       targetInfo = createAMDGPUTargetInfo();
     } else {
@@ -3427,6 +3452,7 @@ struct KGPUConvertToLLVM
                  WgmmaWaitLowering, WgmmaFenceLowering,
                  BarrierLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
+    patterns.add<ScalarMathF32Lowering>(converter, ctx, l);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
     // LLVM intrinsics the NVPTX backend cannot always select.

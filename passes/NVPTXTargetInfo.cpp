@@ -9,7 +9,9 @@
 
 #include "passes/TargetInfo.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <algorithm>
 #include <string>
@@ -75,7 +77,8 @@ std::string vectorSuffix(unsigned n) {
 
 class NVPTXTargetInfo : public TargetInfo {
 public:
-  NVPTXTargetInfo(int sm, int ptxVersion) : sm(sm), ptxVersion(ptxVersion) {}
+  NVPTXTargetInfo(int sm, int ptxVersion, bool ftz)
+      : sm(sm), ptxVersion(ptxVersion), ftz(ftz) {}
 
   StringRef getName() const override { return "nvptx"; }
   unsigned getWarpSize() const override { return 32; }
@@ -375,6 +378,30 @@ public:
     return asmOp.getResult(0);
   }
 
+  Value mathF32(OpBuilder &b, Location loc, Operation *op,
+                ValueRange args) override {
+    Type f32 = b.getF32Type();
+    auto ex2 = [&](Value x, bool flush) -> Value {
+      StringRef name =
+          flush ? "llvm.nvvm.ex2.approx.ftz.f32" : "llvm.nvvm.ex2.approx.f32";
+      return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name),
+                                           ValueRange{x})
+          .getResult(0);
+    };
+    if (isa<math::ExpOp>(op) && args.size() == 1) {
+      Value log2e = LLVM::ConstantOp::create(
+          b, loc, f32, b.getF32FloatAttr(1.4426950408889634f));
+      return ex2(LLVM::FMulOp::create(b, loc, args[0], log2e), /*flush=*/false);
+    }
+    if (isa<math::Exp2Op>(op) && args.size() == 1)
+      return ex2(args[0], ftz);
+    if (isa<arith::MaxNumFOp>(op) && args.size() == 2)
+      return LLVM::MaxNumOp::create(b, loc, args[0], args[1]);
+    if (isa<arith::MinNumFOp>(op) && args.size() == 2)
+      return LLVM::MinNumOp::create(b, loc, args[0], args[1]);
+    return {};
+  }
+
   /// PTX ISA 9.7.9.21 cvt.rna.tf32.f32 (the result kept in a 32-bit
   /// register).
   Value roundToTF32(OpBuilder &b, Location loc, Value x) override {
@@ -423,11 +450,13 @@ public:
 private:
   int sm;         // compute capability x 10 (90 = sm_90); 0 unknown
   int ptxVersion; // PTX ISA x 10 (80 = 8.0); 0 unknown
+  bool ftz;       // f32 exp2 flushes denormals
 };
 
 } // namespace
 
 std::unique_ptr<TargetInfo> kiln::createNVPTXTargetInfo(int sm,
-                                                        int ptxVersion) {
-  return std::make_unique<NVPTXTargetInfo>(sm, ptxVersion);
+                                                        int ptxVersion,
+                                                        bool ftz) {
+  return std::make_unique<NVPTXTargetInfo>(sm, ptxVersion, ftz);
 }

@@ -183,6 +183,9 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
     Option<"ptxVersion", "ptx-version", "int", /*default=*/"0",
            "PTX ISA version x 10 the NVPTX backend emits (80 = PTX ISA 8.0); "
            "0: unknown">,
+    Option<"ftz", "ftz", "bool", /*default=*/"false",
+           "NVPTX: f32 math.exp2 flushes denormals (ex2.approx.ftz.f32), as "
+           "libdevice's __nv_exp2f does under nvvm-reflect-ftz">,
   ];
 }
 

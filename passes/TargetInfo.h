@@ -95,6 +95,19 @@ public:
   virtual mlir::Value fastDivF32(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value x, mlir::Value y) = 0;
 
+  /// An f32 math op (`op`, operands `args`, already converted) lowered as
+  /// Triton lowers it on this target, with no device-library call; null,
+  /// creating nothing, where the target keeps the library call. NVPTX, as
+  /// Triton 3.6's PTX shows: math.exp is ex2.approx.f32(x * log2(e)) (PTX
+  /// ISA 9.7.3.22 ex2: at most 2 ulp, plus the rounding of the product),
+  /// math.exp2 is ex2.approx.f32 (.ftz with the option; libdevice's
+  /// __nv_exp2f is exactly that), arith.maxnumf / minnumf are max.f32 /
+  /// min.f32.
+  virtual mlir::Value mathF32(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Operation *op, mlir::ValueRange args) {
+    return {};
+  }
+
   /// An f32 rounded to tf32 (10-bit mantissa, round to nearest, ties away
   /// from zero), as tensor cores see tt.dot operands of inputPrecision tf32.
   virtual mlir::Value roundToTF32(mlir::OpBuilder &b, mlir::Location loc,
@@ -119,8 +132,10 @@ public:
 /// predicates and cache operators (PTX ISA 9.7.9.8 ld, 9.7.9.9 st), for
 /// compute capability `sm` (90 for sm_90/sm_90a; 0: unknown, no
 /// chip-specific instructions) and PTX ISA `ptxVersion` x 10 (0: unknown).
+/// `ftz`: f32 exp2 flushes denormals (see mathF32).
 std::unique_ptr<TargetInfo> createNVPTXTargetInfo(int sm = 0,
-                                                  int ptxVersion = 0);
+                                                  int ptxVersion = 0,
+                                                  bool ftz = false);
 
 /// AMDGPU (gfx90a, gfx942): ROCDL workitem/workgroup ids, ds_bpermute,
 /// s_barrier, masked vector loads/stores, LLVM atomicrmw/cmpxchg with AMDGPU

@@ -50,11 +50,12 @@ void addLayoutAssignment(OpPassManager &pm, int numWarps,
 /// Stage 3: SIMT lowering of tensors to per-thread LLVM values, then the
 /// structured control flow left in the kernel body.
 void addLLVMLowering(OpPassManager &pm, llvm::StringRef target,
-                     llvm::StringRef arch, int ptxVersion) {
+                     llvm::StringRef arch, int ptxVersion, bool ftz) {
   KGPUConvertToLLVMOptions llvmOptions;
   llvmOptions.target = target.str();
   llvmOptions.arch = arch.str();
   llvmOptions.ptxVersion = ptxVersion;
+  llvmOptions.ftz = ftz;
   pm.addPass(createKGPUConvertToLLVM(llvmOptions));
   // NVVM ops defined by their PTX text (wgmma.mma_async) become inline asm.
   if (target == "nvptx")

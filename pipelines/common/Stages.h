@@ -39,8 +39,10 @@ void addLayoutAssignment(mlir::OpPassManager &pm, int numWarps,
 /// ("sm_90a", "gfx942"; empty: any chip of the target) with PTX ISA
 /// `ptxVersion` x 10 (NVPTX; 0 unknown), then the structured control flow
 /// and clean-up down to the LLVM dialect.
+/// `ftz`: f32 exp2 flushes denormals (NVPTX; see kgpu-convert-to-llvm).
 void addLLVMLowering(mlir::OpPassManager &pm, llvm::StringRef target,
-                     llvm::StringRef arch = "", int ptxVersion = 0);
+                     llvm::StringRef arch = "", int ptxVersion = 0,
+                     bool ftz = false);
 
 } // namespace kiln::pipelines
 

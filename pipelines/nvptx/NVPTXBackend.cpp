@@ -97,7 +97,8 @@ void registerNVPTXTranslations(mlir::DialectRegistry &registry) {
 }
 
 llvm::Expected<NVPTXCompileResult>
-compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options) {
+compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
+               PtxasProcess *startedPtxas) {
   NVPTXCompileResult result;
 
   // Check what can fail cheaply before the expensive stages.
@@ -111,6 +112,16 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options) {
     if (!ptxas)
       return ptxas.takeError();
     result.ptxasPath = std::move(*ptxas);
+  }
+  // Started now, ptxas initializes while LLVM runs (see PtxasProcess).
+  std::unique_ptr<PtxasProcess> ownPtxas;
+  if (options.assemble && !startedPtxas) {
+    llvm::Expected<std::unique_ptr<PtxasProcess>> started =
+        PtxasProcess::start(result.ptxasPath, options, /*early=*/true);
+    if (!started)
+      return started.takeError();
+    ownPtxas = std::move(*started);
+    startedPtxas = ownPtxas.get();
   }
 
   llvm::LLVMContext context;
@@ -160,7 +171,7 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options) {
       (result.kernels.empty() ? std::string("module") : result.kernels.front()) +
       ".ptx";
   llvm::Expected<PtxasOutput> assembled =
-      runPtxas(result.ptxasPath, result.ptx, options, displayName);
+      startedPtxas->assemble(result.ptx, displayName);
   if (!assembled)
     return assembled.takeError();
   result.cubin = std::move(assembled->cubin);

@@ -79,6 +79,9 @@ struct NVPTXStageTimings {
   int64_t linkLibdeviceUs = 0;
   int64_t optimizeUs = 0;
   int64_t codegenUs = 0;
+  /// From handing the PTX to ptxas to reading its cubin; the start-up of a
+  /// ptxas started early (PtxasProcess) overlapped earlier stages and is
+  /// not in it.
   int64_t ptxasUs = 0;
   int64_t totalUs() const {
     return translateUs + linkLibdeviceUs + optimizeUs + codegenUs + ptxasUs;
@@ -133,13 +136,18 @@ struct NVPTXCompileResult {
 /// context.
 void registerNVPTXTranslations(mlir::DialectRegistry &registry);
 
+class PtxasProcess;
+
 /// Compiles `module` (LLVM + NVVM dialects) to PTX and, unless
 /// options.assemble is false, to a cubin: translate, link libdevice if
 /// needed, optimize, codegen, ptxas. MLIR diagnostics raised while
 /// translating are captured into the returned error (with file:line:col),
-/// not printed.
+/// not printed. `ptxas`: a ptxas the caller started early (with the same
+/// options) so that its start-up overlapped the caller's own stages; null
+/// starts one here, before translation. Used for one compile only.
 llvm::Expected<NVPTXCompileResult>
-compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options);
+compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
+               PtxasProcess *ptxas = nullptr);
 
 //===----------------------------------------------------------------------===//
 // LLVM IR stages (NVPTXCodegen.cpp)
@@ -223,12 +231,62 @@ struct PtxasOutput {
   std::string log;
 };
 
-/// Assembles `ptx` for `options.arch` with `ptxasPath`: `ptxas -arch=<arch>
-/// -O<optLevel> -v [--warn-on-spills] <extra> -o <tmp>.cubin <tmp>.ptx`,
-/// in this process's environment plus glibc.malloc.hugetlb=1 in
-/// GLIBC_TUNABLES (huge pages for ptxas's heap: faster, same cubin).
-/// A non-zero exit becomes an error quoting ptxas's output, with the
-/// temporary file name replaced by `displayName` (e.g. "add_one.ptx").
+/// One ptxas run: `ptxas -arch=<arch> -O<optLevel> -v [--warn-on-spills]
+/// <extra> -o <dir>/out.cubin <dir>/input.ptx` in a private temporary
+/// directory, in this process's environment plus, in GLIBC_TUNABLES,
+/// glibc.malloc.hugetlb=1 and glibc.malloc.top_pad=64 MiB unless the user
+/// set those tunables (ptxas's heap grows in one step and is backed by
+/// transparent huge pages: ~3 ms less on a small kernel, the same cubin).
+///
+/// Started early (start() with `early` true, before the PTX exists), ptxas
+/// runs at once with a FIFO as its input path and blocks opening it; its
+/// start-up (exec, dynamic loading, its own initialization: 7-12 ms of the
+/// ~15 ms ptxas 13.0 takes for a small kernel on an idle core) then overlaps
+/// kiln's earlier stages. assemble() publishes the PTX as a regular file at
+/// that path (for any later open; ptxas 13.0 reads its input twice) and
+/// writes it into the FIFO. The cubin is byte-identical to one assembled
+/// from a regular file (ptxas records its command line, not the input's
+/// name). Where no FIFO can be made, or `early` is false, or env
+/// KILN_PTXAS_EARLY=0, ptxas starts in assemble() on a regular file.
+///
+/// Not thread-safe; one assemble() per object. A PtxasProcess destroyed
+/// before assemble() finished kills (SIGKILL) and reaps its ptxas; the
+/// temporary directory is always removed.
+class PtxasProcess {
+public:
+  /// Prepares (and with `early`, starts) ptxas. Errors: the temporary
+  /// directory cannot be made, or ptxas cannot be executed.
+  static llvm::Expected<std::unique_ptr<PtxasProcess>>
+  start(llvm::StringRef ptxasPath, const NVPTXBackendOptions &options,
+        bool early);
+  ~PtxasProcess();
+  PtxasProcess(const PtxasProcess &) = delete;
+  PtxasProcess &operator=(const PtxasProcess &) = delete;
+
+  /// Hands `ptx` to ptxas and waits for it. A non-zero exit, a crash, or an
+  /// exit before reading the input becomes an error quoting ptxas's output
+  /// with the temporary file name replaced by `displayName` (e.g.
+  /// "add_one.ptx"); an empty cubin is an error too.
+  llvm::Expected<PtxasOutput> assemble(llvm::StringRef ptx,
+                                       llvm::StringRef displayName);
+
+  /// Whether ptxas was started before its PTX existed (a FIFO input).
+  bool startedEarly() const { return early; }
+
+private:
+  PtxasProcess() = default;
+  llvm::Error spawn();
+
+  std::string ptxasPath, arch, dir, inputPath, cubinPath, logPath;
+  std::vector<std::string> args;
+  int pid = 0;
+  bool early = false;
+  bool reaped = true;
+  bool assembled = false;
+};
+
+/// Assembles `ptx` for `options.arch` with `ptxasPath` at once:
+/// PtxasProcess::start(ptxasPath, options, /*early=*/false) then assemble().
 llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,
                                      llvm::StringRef ptx,
                                      const NVPTXBackendOptions &options,

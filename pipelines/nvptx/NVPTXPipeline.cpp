@@ -30,6 +30,10 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<int> ptxVersion{*this, "ptx-version",
                          llvm::cl::desc("PTX ISA version x 10"),
                          llvm::cl::init(80)};
+  Option<bool> ftz{*this, "ftz",
+                   llvm::cl::desc("flush f32 denormals as libdevice under "
+                                  "nvvm-reflect-ftz (f32 exp2)"),
+                   llvm::cl::init(false)};
 };
 
 } // namespace
@@ -66,7 +70,7 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
     pipelineOptions.wgmma = wgmma;
     pm.addPass(createKGPUPipelineDotLoops(pipelineOptions));
   }
-  addLLVMLowering(pm, "nvptx", options.arch, options.ptxVersion);
+  addLLVMLowering(pm, "nvptx", options.arch, options.ptxVersion, options.ftz);
 }
 
 void registerNVPTXPipeline() {
@@ -81,6 +85,7 @@ void registerNVPTXPipeline() {
         options.threadsPerWarp = o.threadsPerWarp;
         options.arch = o.arch;
         options.ptxVersion = o.ptxVersion;
+        options.ftz = o.ftz;
         buildTTIRToLLVMNVPTXPipeline(pm, options);
       });
 }

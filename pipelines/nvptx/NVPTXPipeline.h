@@ -30,6 +30,9 @@ struct NVPTXPipelineOptions {
   std::string arch = "sm_90";
   /// PTX ISA version times ten (80 = PTX ISA 8.0).
   int ptxVersion = 80;
+  /// f32 denormals flushed where libdevice would flush them under
+  /// nvvm-reflect-ftz (the job's ftz; f32 exp2 is ex2.approx.ftz.f32).
+  bool ftz = false;
 };
 
 /// Appends the passes lowering a TTIR module (tt dialect) to the LLVM + NVVM

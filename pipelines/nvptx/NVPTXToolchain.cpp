@@ -46,21 +46,6 @@ bool isExecutableFile(StringRef path) {
   return sys::fs::is_regular_file(path) && sys::fs::can_execute(path);
 }
 
-/// A temporary file removed when this object dies.
-struct TempFile {
-  SmallString<128> path;
-  FileRemover remover;
-};
-
-Error createTemp(StringRef suffix, TempFile &file) {
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("kiln", suffix, file.path))
-    return makeError("cannot create a temporary ." + suffix +
-                     " file: " + ec.message());
-  file.remover.setFile(file.path);
-  return Error::success();
-}
-
 Expected<std::string> readFile(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -95,34 +80,6 @@ std::optional<int64_t> numberBefore(StringRef line, StringRef what) {
       return value;
   }
   return std::nullopt;
-}
-
-/// The environment ptxas runs in: this process's, plus
-/// glibc.malloc.hugetlb=1 in GLIBC_TUNABLES (kept as the user set it if it
-/// names that tunable already), so glibc backs ptxas's heap with
-/// transparent huge pages where THP is "madvise" or "always" (glibc >= 2.35;
-/// older ones ignore it). ptxas allocates and touches a lot of memory for a
-/// short time; with fewer page faults it assembled the corpus kernels' PTX
-/// 6-8% faster (CPU time, CUDA 13.0 and 12.8) into byte-identical cubins.
-std::vector<std::string> ptxasEnvironment() {
-  std::vector<std::string> env;
-  bool sawTunables = false;
-  for (char **entry = environ; entry && *entry; ++entry) {
-    StringRef var(*entry);
-    if (var.consume_front("GLIBC_TUNABLES=")) {
-      sawTunables = true;
-      env.push_back("GLIBC_TUNABLES=" + var.str() +
-                    (var.contains("glibc.malloc.hugetlb")
-                         ? ""
-                         : (var.empty() ? "" : ":") +
-                               std::string("glibc.malloc.hugetlb=1")));
-      continue;
-    }
-    env.push_back(var.str());
-  }
-  if (!sawTunables)
-    env.push_back("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
-  return env;
 }
 
 } // namespace
@@ -218,75 +175,6 @@ Expected<std::string> sha256OfFile(StringRef path) {
   if (!bytes)
     return bytes.takeError();
   return sha256Hex(*bytes);
-}
-
-//===----------------------------------------------------------------------===//
-// Running ptxas
-//===----------------------------------------------------------------------===//
-
-Expected<PtxasOutput> runPtxas(StringRef ptxasPath, StringRef ptx,
-                               const NVPTXBackendOptions &options,
-                               StringRef displayName) {
-  TempFile input, output, log;
-  if (Error err = createTemp("ptx", input))
-    return std::move(err);
-  if (Error err = createTemp("cubin", output))
-    return std::move(err);
-  if (Error err = createTemp("log", log))
-    return std::move(err);
-  {
-    std::error_code ec;
-    raw_fd_ostream os(input.path, ec);
-    if (ec)
-      return makeError("ptxas: cannot write " + input.path + ": " +
-                       ec.message());
-    os << ptx;
-  }
-
-  std::string archFlag = "-arch=" + options.arch;
-  std::string optFlag = "-O" + std::to_string(options.optLevel);
-  SmallVector<StringRef, 16> args = {ptxasPath, archFlag, optFlag, "-v"};
-  if (options.warnOnSpills)
-    args.push_back("--warn-on-spills");
-  for (const std::string &extra : options.ptxasExtraArgs)
-    args.push_back(extra);
-  args.append({"-o", output.path, input.path});
-
-  // ptxas writes its -v report to stderr; keep both streams in one log.
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log.path),
-                                          StringRef(log.path)};
-  std::vector<std::string> environment = ptxasEnvironment();
-  SmallVector<StringRef, 64> env(environment.begin(), environment.end());
-  std::string errMsg;
-  bool execFailed = false;
-  int rc = sys::ExecuteAndWait(ptxasPath, args, ArrayRef<StringRef>(env), redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &errMsg,
-                               &execFailed);
-  Expected<std::string> logText = readFile(log.path);
-  if (!logText)
-    return logText.takeError();
-  std::string message = *logText;
-  // Name the PTX as the user knows it, not by its temporary path.
-  for (size_t pos = 0;
-       (pos = message.find(input.path.c_str(), pos)) != std::string::npos;
-       pos += displayName.size())
-    message.replace(pos, input.path.size(), displayName.str());
-
-  if (execFailed)
-    return makeError("ptxas: cannot run '" + ptxasPath + "': " + errMsg);
-  if (rc != 0) {
-    std::string reason = rc < 0 ? "crashed (" + errMsg + ")"
-                                : "failed with exit status " + std::to_string(rc);
-    return makeError("ptxas " + reason + " assembling " + displayName +
-                     " for " + options.arch + ":\n" +
-                     StringRef(message).rtrim());
-  }
-  Expected<std::string> cubin = readFile(output.path);
-  if (!cubin)
-    return makeError("ptxas: " + toString(cubin.takeError()));
-  if (cubin->empty())
-    return makeError("ptxas: produced an empty cubin for " + displayName);
-  return PtxasOutput{std::move(*cubin), std::move(message)};
 }
 
 //===----------------------------------------------------------------------===//

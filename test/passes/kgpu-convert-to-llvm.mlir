@@ -123,11 +123,14 @@ tt.func public @sum_512(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out_
 
 // -----
 
-// math.exp on f32 calls libdevice's __nv_expf.
-// CHECK: llvm.func @__nv_expf(f32) -> f32
+// math.exp on f32 is ex2.approx.f32(x * log2(e)), as Triton lowers it (no
+// libdevice call).
+// CHECK-NOT: llvm.func @__nv_expf
 // CHECK-LABEL: llvm.func @exp
 // CHECK:         llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK:         llvm.call @__nv_expf(%{{.*}}) : (f32) -> f32
+// CHECK:         %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+// CHECK:         %[[P:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[P]]) : (f32) -> f32
 // CHECK-NOT:     math.exp
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
 tt.func public @exp(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {

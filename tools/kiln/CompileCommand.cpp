@@ -531,6 +531,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.arch = options.arch;
   pipelineOptions.ptxVersion = options.ptxVersion;
+  pipelineOptions.ftz = options.ftz;
   std::string pipelineText;
   if (isTTIR) {
     mlir::PassManager printed(&context);
@@ -547,9 +548,26 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(key.takeError()));
   const std::string jobKey = *key;
 
+  // The backend's options are known before the pipeline runs: ptxas starts
+  // now and does its start-up while the pipeline and LLVM run.
+  kiln::nvptx::NVPTXBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.ptxVersion = options.ptxVersion;
+  backendOptions.ftz = options.ftz;
+  backendOptions.fpFusion = options.fpFusion;
+  backendOptions.ptxasPath = *ptxas;
+  backendOptions.libdevicePath = options.libdevicePath;
+  if (options.maxnreg > 0)
+    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
+                                            std::to_string(options.maxnreg));
+
   auto compileToDir = [&]() -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
+  llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> startedPtxas =
+      kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions, /*early=*/true);
+  if (!startedPtxas)
+    return fail(llvm::toString(startedPtxas.takeError()));
   auto artifact = [&](llvm::StringRef name) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
@@ -662,18 +680,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return 1;
 
   // Backend.
-  kiln::nvptx::NVPTXBackendOptions backendOptions;
-  backendOptions.arch = options.arch;
-  backendOptions.ptxVersion = options.ptxVersion;
-  backendOptions.ftz = options.ftz;
-  backendOptions.fpFusion = options.fpFusion;
-  backendOptions.ptxasPath = *ptxas;
-  backendOptions.libdevicePath = options.libdevicePath;
-  if (options.maxnreg > 0)
-    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
-                                            std::to_string(options.maxnreg));
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
-      kiln::nvptx::compileToCubin(*module, backendOptions);
+      kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get());
   if (!compiled)
     return fail(options.inputFile + ": " + llvm::toString(compiled.takeError()));
   timings.backend = compiled->timings;

@@ -1,0 +1,353 @@
+//===- PtxasProcess.cpp - one ptxas run, optionally started early ---------===//
+//
+// ptxas 13.0 spends most of a small kernel's assembly before it reads its
+// input: exec, dynamic loading and its own initialization (measured with
+// strace on the build machine: 7-12 ms from execve to the first open of the
+// input, then ~5 ms of compiling and ~2 ms writing and exiting, for the
+// corpus vadd). Started with a FIFO as its input path, ptxas does that part
+// while kiln runs its pipeline and LLVM, then blocks in open() until the PTX
+// is written. POSIX only (mkfifo, waitpid); the regular-file path is kept
+// for where a FIFO cannot be made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pipelines/nvptx/NVPTXBackend.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace llvm;
+
+namespace kiln::nvptx {
+namespace {
+
+Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+Expected<std::string> readWholeFile(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read " + path + ": " +
+                     buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+/// glibc tunables ptxas runs with unless the user's GLIBC_TUNABLES names
+/// them: huge pages for its heap and a 64 MiB heap top pad (one brk instead
+/// of dozens of 132 KiB steps). Measured on the build machine, ptxas 13.0
+/// on the corpus vadd / softmax / layernorm PTX: 17.0 -> 15.2 ms with
+/// hugetlb (earlier commit), -> 12-13 / 19.1 / 21.1 ms with the top pad
+/// (from 21.9 / 24.3 with hugetlb alone); the same cubins.
+constexpr std::pair<const char *, const char *> kPtxasTunables[] = {
+    {"glibc.malloc.hugetlb", "1"},
+    {"glibc.malloc.top_pad", "67108864"},
+};
+
+/// This process's environment with kPtxasTunables merged into
+/// GLIBC_TUNABLES (a tunable the user set keeps the user's value).
+std::vector<std::string> ptxasEnvironment() {
+  std::vector<std::string> env;
+  std::string tunables;
+  for (char **entry = environ; entry && *entry; ++entry) {
+    StringRef var(*entry);
+    if (var.consume_front("GLIBC_TUNABLES=")) {
+      tunables = var.str();
+      continue;
+    }
+    env.push_back(var.str());
+  }
+  for (auto [name, value] : kPtxasTunables) {
+    if (StringRef(tunables).contains(name))
+      continue;
+    tunables += (tunables.empty() ? "" : ":") + std::string(name) + "=" + value;
+  }
+  env.push_back("GLIBC_TUNABLES=" + tunables);
+  return env;
+}
+
+/// KILN_PTXAS_EARLY=0 turns early starts off (to measure what they save).
+bool earlyStartAllowed() {
+  const char *value = std::getenv("KILN_PTXAS_EARLY");
+  return !value || StringRef(value) != "0";
+}
+
+/// Sleeps `us` microseconds.
+void sleepUs(long us) {
+  timespec ts{us / 1000000, (us % 1000000) * 1000};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+/// Writes all of `data` to `fd`. With SIGPIPE blocked on this thread, a
+/// reader that went away is EPIPE (the pending SIGPIPE is consumed), not
+/// the death of this process.
+std::error_code writeAll(int fd, StringRef data) {
+  sigset_t pipeSet, oldSet;
+  sigemptyset(&pipeSet);
+  sigaddset(&pipeSet, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipeSet, &oldSet);
+  std::error_code ec;
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      ec = std::error_code(errno, std::generic_category());
+      break;
+    }
+    data = data.drop_front(static_cast<size_t>(n));
+  }
+  if (ec == std::errc::broken_pipe && !sigismember(&oldSet, SIGPIPE)) {
+    timespec zero{0, 0};
+    sigtimedwait(&pipeSet, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &oldSet, nullptr);
+  return ec;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<PtxasProcess>>
+PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
+                    bool early) {
+  std::unique_ptr<PtxasProcess> process(new PtxasProcess());
+  process->ptxasPath = ptxasPath.str();
+  process->arch = options.arch;
+  SmallString<128> dir;
+  if (std::error_code ec = sys::fs::createUniqueDirectory("kiln-ptxas", dir))
+    return makeError("ptxas: cannot create a temporary directory: " +
+                     ec.message());
+  process->dir = std::string(dir);
+  auto inDir = [&](StringRef name) {
+    SmallString<128> path(dir);
+    sys::path::append(path, name);
+    return std::string(path);
+  };
+  process->inputPath = inDir("input.ptx");
+  process->cubinPath = inDir("out.cubin");
+  process->logPath = inDir("ptxas.log");
+
+  process->args = {process->ptxasPath, "-arch=" + options.arch,
+                   "-O" + std::to_string(options.optLevel), "-v"};
+  if (options.warnOnSpills)
+    process->args.push_back("--warn-on-spills");
+  for (const std::string &extra : options.ptxasExtraArgs)
+    process->args.push_back(extra);
+  process->args.insert(process->args.end(),
+                       {"-o", process->cubinPath, process->inputPath});
+
+  if (early && earlyStartAllowed() &&
+      ::mkfifo(process->inputPath.c_str(), 0600) == 0) {
+    process->early = true;
+    if (Error err = process->spawn())
+      return std::move(err);
+  }
+  return std::move(process);
+}
+
+Error PtxasProcess::spawn() {
+  // Everything the child needs is prepared here: between vfork and execve
+  // it only calls async-signal-safe functions.
+  std::vector<std::string> environment = ptxasEnvironment();
+  std::vector<char *> argv, envp;
+  for (std::string &arg : args)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  for (std::string &var : environment)
+    envp.push_back(var.data());
+  envp.push_back(nullptr);
+  // The log (ptxas writes its -v report to stderr; both streams go there).
+  int logFd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                     0600);
+  if (logFd < 0)
+    return makeError("ptxas: cannot create " + logPath + ": " +
+                     std::strerror(errno));
+  int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  pid_t parent = ::getpid();
+  volatile int execErrno = 0;
+  pid_t child = ::vfork();
+  if (child == 0) {
+    // A ptxas started early waits on its input FIFO; should this process
+    // die before writing it (killed, crashed), the kernel kills ptxas too.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent)
+      ::_exit(127);
+    if (nullFd >= 0)
+      ::dup2(nullFd, 0);
+    ::dup2(logFd, 1);
+    ::dup2(logFd, 2);
+    ::execve(argv[0], argv.data(), envp.data());
+    execErrno = errno; // vfork: the parent sees this after the child exits
+    ::_exit(127);
+  }
+  int forkErrno = errno;
+  ::close(logFd);
+  if (nullFd >= 0)
+    ::close(nullFd);
+  if (child < 0)
+    return makeError("ptxas: cannot start '" + ptxasPath +
+                     "': " + std::strerror(forkErrno));
+  if (execErrno != 0) {
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    return makeError("ptxas: cannot run '" + ptxasPath +
+                     "': " + std::strerror(execErrno));
+  }
+  pid = child;
+  reaped = false;
+  return Error::success();
+}
+
+PtxasProcess::~PtxasProcess() {
+  if (!reaped && pid > 0) {
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  // LLVM's fs::remove() refuses FIFOs; the input may still be one.
+  if (!inputPath.empty())
+    ::unlink(inputPath.c_str());
+  if (!dir.empty())
+    sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
+}
+
+Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
+                                             StringRef displayName) {
+  if (assembled)
+    return makeError("ptxas: assemble() called twice");
+  assembled = true;
+  // Where later opens of the input find the PTX: a regular file, renamed
+  // over the FIFO once ptxas holds the FIFO open (or, without an early
+  // start, the input itself).
+  std::string regularPath = early ? inputPath + ".full" : inputPath;
+  {
+    std::error_code ec;
+    raw_fd_ostream os(regularPath, ec);
+    if (ec)
+      return makeError("ptxas: cannot write " + regularPath + ": " +
+                       ec.message());
+    os << ptx;
+    os.close();
+    if (os.has_error())
+      return makeError("ptxas: cannot write " + regularPath + ": " +
+                       os.error().message());
+  }
+
+  int status = 0;
+  bool exited = false; // reaped before reading its input
+  if (!early) {
+    if (Error err = spawn())
+      return std::move(err);
+  } else {
+    // Wait until ptxas opens the FIFO (normally it already waits there),
+    // unless it exits first (bad options, a crash).
+    int fd = -1;
+    for (long backoffUs = 20;;) {
+      fd = ::open(inputPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd >= 0)
+        break;
+      if (errno == EINTR)
+        continue;
+      if (errno != ENXIO)
+        return makeError("ptxas: cannot open its input FIFO " + inputPath +
+                         ": " + std::strerror(errno));
+      pid_t done = ::waitpid(pid, &status, WNOHANG);
+      if (done == pid) {
+        reaped = true;
+        exited = true;
+        break;
+      }
+      sleepUs(backoffUs);
+      backoffUs = std::min<long>(backoffUs * 2, 200);
+    }
+    if (fd >= 0) {
+      std::error_code renamed = sys::fs::rename(regularPath, inputPath);
+      int flags = ::fcntl(fd, F_GETFL);
+      ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+      std::error_code wrote = writeAll(fd, ptx);
+      ::close(fd);
+      if (renamed)
+        return makeError("ptxas: cannot publish its input " + inputPath +
+                         ": " + renamed.message());
+      // EPIPE: ptxas stopped reading (an error it reports below).
+      if (wrote && wrote != std::errc::broken_pipe)
+        return makeError("ptxas: cannot write its input: " + wrote.message());
+    }
+  }
+
+  if (!reaped) {
+    while (::waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR)
+        return makeError("ptxas: cannot wait for it: " +
+                         std::string(std::strerror(errno)));
+    }
+    reaped = true;
+  }
+  pid = 0;
+
+  std::string message;
+  if (Expected<std::string> logText = readWholeFile(logPath))
+    message = std::move(*logText);
+  else
+    consumeError(logText.takeError());
+  // Name the PTX as the user knows it, not by its temporary path.
+  for (size_t pos = 0; (pos = message.find(inputPath, pos)) != std::string::npos;
+       pos += displayName.size())
+    message.replace(pos, inputPath.size(), displayName.str());
+
+  if (WIFSIGNALED(status))
+    return makeError("ptxas crashed (signal " + Twine(WTERMSIG(status)) + ", " +
+                     strsignal(WTERMSIG(status)) + ") assembling " +
+                     displayName + " for " + arch + ":\n" +
+                     StringRef(message).rtrim());
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (rc != 0)
+    return makeError("ptxas failed with exit status " + Twine(rc) +
+                     " assembling " + displayName + " for " + arch + ":\n" +
+                     StringRef(message).rtrim());
+  if (exited)
+    return makeError("ptxas exited before reading " + displayName + ":\n" +
+                     StringRef(message).rtrim());
+  Expected<std::string> cubin = readWholeFile(cubinPath);
+  if (!cubin)
+    return makeError("ptxas: " + toString(cubin.takeError()));
+  if (cubin->empty())
+    return makeError("ptxas: produced an empty cubin for " + displayName);
+  return PtxasOutput{std::move(*cubin), std::move(message)};
+}
+
+Expected<PtxasOutput> runPtxas(StringRef ptxasPath, StringRef ptx,
+                               const NVPTXBackendOptions &options,
+                               StringRef displayName) {
+  Expected<std::unique_ptr<PtxasProcess>> process =
+      PtxasProcess::start(ptxasPath, options, /*early=*/false);
+  if (!process)
+    return process.takeError();
+  return (*process)->assemble(ptx, displayName);
+}
+
+} // namespace kiln::nvptx
