@@ -45,6 +45,8 @@ int fail(const llvm::Twine &message) {
 }
 
 bool writeFile(const llvm::Twine &path, llvm::StringRef data) {
+  // Removed, not truncated (see CompileCommand.cpp's writeFile).
+  llvm::sys::fs::remove(path);
   std::error_code ec;
   llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
   if (ec) {

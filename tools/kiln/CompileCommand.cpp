@@ -66,6 +66,10 @@ int fail(const llvm::Twine &message) {
 }
 
 bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  // A file there from an earlier compile is removed, not truncated: ext4
+  // (auto_da_alloc) writes a truncated-and-rewritten file back to disk when
+  // it is closed, a synchronous flush per artifact.
+  llvm::sys::fs::remove(path);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (!ec) {

@@ -62,6 +62,14 @@ int main(int argc, char **argv) {
   bool noCache = false;
   compileCmd->add_flag("--no-cache", noCache,
                        "neither look up nor store in the compile cache");
+  int repeat = 1;
+  compileCmd->add_option("--repeat", repeat,
+                         "compile N times in this one process, a new MLIR "
+                         "context each time (with --no-cache: N cold "
+                         "compiles; the later ones run in a warm process, as "
+                         "an embedding compiler does), one line each")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
 
   // kiln inspect: the compile options that make up the job, again.
   kiln::tool::CompileOptions inspect;
@@ -141,8 +149,13 @@ int main(int argc, char **argv) {
     compile.fpFusion = !noFpFusion;
     compile.numWarpsGiven = numWarps->count() > 0;
     compile.useCache = !noCache;
-    compile.disableFree = true;
-    kiln::tool::exitWithoutTeardown(kiln::tool::runCompile(compile));
+    // One compile leaves its IR to the process's exit; repeated ones free
+    // it, so that later compiles reuse the memory as an embedding would.
+    compile.disableFree = repeat == 1;
+    int status = 0;
+    for (int i = 0; i < repeat && status == 0; ++i)
+      status = kiln::tool::runCompile(compile);
+    kiln::tool::exitWithoutTeardown(status);
   }
   if (inspectCmd->parsed()) {
     inspect.fpFusion = !inspectNoFpFusion;
