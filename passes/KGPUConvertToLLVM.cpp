@@ -39,6 +39,7 @@
 
 #include <cstring>
 #include <functional>
+#include <map>
 
 namespace kiln {
 #define GEN_PASS_DEF_KGPUCONVERTTOLLVM
@@ -107,9 +108,27 @@ SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
   auto st = dyn_cast<LLVM::LLVMStructType>(v.getType());
   if (!st)
     return {v};
-  SmallVector<Value> out;
-  for (unsigned i = 0; i < st.getBody().size(); ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, v, ArrayRef<int64_t>{i}));
+  unsigned n = st.getBody().size();
+  SmallVector<Value> out(n);
+  // A struct another pattern just packed (insertvalues into an undef):
+  // its elements are read off the chain, not extracted again (an op per
+  // element per use that canonicalization would only fold away).
+  unsigned found = 0;
+  Value cur = v;
+  while (auto insert = cur.getDefiningOp<LLVM::InsertValueOp>()) {
+    ArrayRef<int64_t> pos = insert.getPosition();
+    if (pos.size() != 1 || pos[0] < 0 || pos[0] >= int64_t(n))
+      break;
+    if (!out[pos[0]]) {
+      out[pos[0]] = insert.getValue();
+      ++found;
+    }
+    cur = insert.getContainer();
+  }
+  // Positions the chain does not set hold what its first container holds.
+  for (unsigned i = 0; i < n && found < n; ++i)
+    if (!out[i])
+      out[i] = LLVM::ExtractValueOp::create(b, loc, v, ArrayRef<int64_t>{i});
   return out;
 }
 
@@ -693,7 +712,16 @@ struct ElementwiseLowering : ConversionPattern {
           v = LLVM::FPExtOp::create(rewriter, loc, resTy, v);
       }
     }
+    // Registers holding the same value (the same element, or one AxisInfo
+    // proves equal) are computed once.
+    SmallVector<unsigned> rep =
+        tensor ? representatives(tensor, l.constancy.lookup(op))
+               : SmallVector<unsigned>{0};
     for (unsigned i = out.size(); i < n; ++i) {
+      if (rep.size() == n && rep[i] != i) {
+        out.push_back(out[rep[i]]);
+        continue;
+      }
       SmallVector<Value> args;
       for (auto &v : in)
         args.push_back(v[i]);
@@ -702,19 +730,24 @@ struct ElementwiseLowering : ConversionPattern {
         return failure();
       out.push_back(*r);
     }
-    if (tensor)
-      deduplicate(tensor, l.constancy.lookup(op), out);
+    if (rep.size() == n)
+      for (unsigned i = 0; i < n; ++i)
+        out[i] = out[rep[i]];
     Type converted = getTypeConverter()->convertType(resultType);
     rewriter.replaceOp(op, pack(rewriter, loc, converted, out));
     return success();
   }
 
-  /// Where AxisInfo proves runs of `runLength` equal values along the
-  /// layout's fastest dimension, every register of a run takes the value of
-  /// the run's first register. Masks then cost one predicate per run, not
-  /// one per element (which would spill predicates into registers).
-  static void deduplicate(RankedTensorType type, unsigned runLength,
-                          SmallVectorImpl<Value> &values);
+  /// For each register of a thread, the first register (in register order)
+  /// certain to hold the same value: one holding the same element (a
+  /// layout whose tile is larger than the tensor replicates elements, as
+  /// an 8x1 tensor in a [1, 8]-per-thread layout holds each row 8 times),
+  /// or, where AxisInfo proves runs of `runLength` equal values along the
+  /// layout's fastest dimension, the run's first register. Masks then cost
+  /// one predicate per run, not one per element (which would spill
+  /// predicates into registers), and replicated math is emitted once.
+  static SmallVector<unsigned> representatives(RankedTensorType type,
+                                               unsigned runLength);
 
   FailureOr<Value> lowerScalar(ConversionPatternRewriter &b, Operation *op,
                                ArrayRef<Value> args, Type elem) const {
@@ -770,6 +803,8 @@ struct ElementwiseLowering : ConversionPattern {
       return LLVM::FPTruncOp::create(b, loc, resTy, args[0]).getResult();
     }
     if (isa<tt::MulhiUIOp>(op)) {
+      if (Value hi = l.target->mulhiU(b, loc, args[0], args[1]))
+        return hi;
       unsigned w = bitWidth(resTy);
       Type wide = b.getIntegerType(2 * w);
       Value x = LLVM::ZExtOp::create(b, loc, wide, args[0]);
@@ -972,36 +1007,36 @@ unsigned chooseVec(RankedTensorType type, unsigned vec,
   return 1;
 }
 
-void ElementwiseLowering::deduplicate(RankedTensorType type,
-                                      unsigned runLength,
-                                      SmallVectorImpl<Value> &values) {
-  if (runLength <= 1)
-    return;
+SmallVector<unsigned>
+ElementwiseLowering::representatives(RankedTensorType type,
+                                     unsigned runLength) {
   Attribute layout = type.getEncoding();
-  unsigned dim = fastestDim(layout);
   auto shape = type.getShape();
+  auto offsets = kgpu::getElemOffsets(layout, shape);
+  unsigned dim = fastestDim(layout);
   // Runs must start at multiples of their length in every thread: the
   // thread's base along `dim` is a multiple of each base term multiplier.
   unsigned g = runLength;
-  auto baseTerms = kgpu::getThreadBaseTerms(layout);
-  for (const kgpu::BaseTerm &t : baseTerms[dim])
-    g = std::min<unsigned>(g, 1u << llvm::countr_zero(t.multiplier));
-  if (shape[dim] % g != 0)
-    return;
-  if (g <= 1)
-    return;
-  auto offsets = kgpu::getElemOffsets(layout, shape);
-  for (unsigned e = 0; e < offsets.size(); ++e) {
-    SmallVector<int64_t> key(offsets[e]);
-    key[dim] -= key[dim] % g;
-    if (key == offsets[e])
-      continue;
-    for (unsigned f = 0; f < e; ++f)
-      if (offsets[f] == key) {
-        values[e] = values[f];
-        break;
-      }
+  if (g > 1) {
+    auto baseTerms = kgpu::getThreadBaseTerms(layout);
+    for (const kgpu::BaseTerm &t : baseTerms[dim])
+      g = std::min<unsigned>(g, 1u << llvm::countr_zero(t.multiplier));
+    if (shape[dim] % g != 0)
+      g = 1;
   }
+  SmallVector<unsigned> rep(offsets.size());
+  std::map<SmallVector<int64_t>, unsigned> first;
+  for (unsigned e = 0; e < offsets.size(); ++e) {
+    // The element's index is (base + offset) mod shape per dimension, with
+    // the same base for all of a thread's registers.
+    SmallVector<int64_t> key(offsets[e]);
+    for (unsigned d = 0; d < key.size(); ++d)
+      key[d] = ((key[d] % shape[d]) + shape[d]) % shape[d];
+    if (g > 1)
+      key[dim] -= key[dim] % g;
+    rep[e] = first.try_emplace(std::move(key), e).first->second;
+  }
+  return rep;
 }
 
 /// Word size used to move `vec` elements of `elemBits` bits.

@@ -378,6 +378,16 @@ public:
     return asmOp.getResult(0);
   }
 
+  Value mulhiU(OpBuilder &b, Location loc, Value x, Value y) override {
+    Type t = x.getType();
+    if (!t.isInteger(32) && !t.isInteger(64))
+      return {};
+    StringRef name = t.isInteger(32) ? "llvm.nvvm.mulhi.ui" : "llvm.nvvm.mulhi.ull";
+    return LLVM::CallIntrinsicOp::create(b, loc, t, b.getStringAttr(name),
+                                         ValueRange{x, y})
+        .getResult(0);
+  }
+
   Value mathF32(OpBuilder &b, Location loc, Operation *op,
                 ValueRange args) override {
     Type f32 = b.getF32Type();

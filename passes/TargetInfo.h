@@ -95,6 +95,16 @@ public:
   virtual mlir::Value fastDivF32(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value x, mlir::Value y) = 0;
 
+  /// The high half of the unsigned product of two i32 (or i64) values in
+  /// one instruction, or null (creating nothing) where the generic
+  /// widen-multiply-shift is left to the backend. NVPTX: mul.hi.u32 /
+  /// mul.hi.u64 (PTX ISA 9.7.1.3) through llvm.nvvm.mulhi.ui / .ull, one
+  /// intrinsic instead of four instructions of IR for LLVM to match.
+  virtual mlir::Value mulhiU(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value x, mlir::Value y) {
+    return {};
+  }
+
   /// An f32 math op (`op`, operands `args`, already converted) lowered as
   /// Triton lowers it on this target, with no device-library call; null,
   /// creating nothing, where the target keeps the library call. NVPTX, as
