@@ -276,6 +276,9 @@ public:
 private:
   PtxasProcess() = default;
   llvm::Error spawn();
+  /// For a log saying ptxas does not know the architecture: a line naming
+  /// those it does (from `ptxas --help`); "" otherwise.
+  std::string archHint(llvm::StringRef log) const;
 
   std::string ptxasPath, arch, dir, inputPath, cubinPath, logPath;
   std::vector<std::string> args;

@@ -13,8 +13,11 @@
 
 #include "pipelines/nvptx/NVPTXBackend.h"
 
+#include "pipelines/common/ToolOutput.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -165,6 +168,32 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
       return std::move(err);
   }
   return std::move(process);
+}
+
+std::string PtxasProcess::archHint(StringRef log) const {
+  // "ptxas fatal : Value 'sm_70' is not defined for option 'gpu-name'":
+  // name the architectures this ptxas does take (its --help lists them).
+  if (!log.contains("not defined for option 'gpu-name'"))
+    return "";
+  Expected<std::string> help =
+      captureToolOutput(ptxasPath, {"--help"}, "ptxas --help");
+  if (!help) {
+    consumeError(help.takeError());
+    return "";
+  }
+  StringRef section = StringRef(*help).split("--gpu-name").second;
+  section = section.split("\n--").first;
+  std::vector<std::string> archs;
+  for (size_t pos = 0; (pos = section.find("'sm_", pos)) != StringRef::npos;) {
+    StringRef name = section.substr(pos + 1).take_until([](char c) { return c == '\''; });
+    if (llvm::find(archs, name.str()) == archs.end())
+      archs.push_back(name.str());
+    pos += 1 + name.size();
+  }
+  if (archs.empty())
+    return "";
+  return "\nthis ptxas (" + ptxasPath + ") assembles for " +
+         llvm::join(archs, ", ");
 }
 
 Error PtxasProcess::spawn() {
@@ -328,7 +357,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (rc != 0)
     return makeError("ptxas failed with exit status " + Twine(rc) +
                      " assembling " + displayName + " for " + arch + ":\n" +
-                     StringRef(message).rtrim());
+                     StringRef(message).rtrim() + archHint(message));
   if (exited)
     return makeError("ptxas exited before reading " + displayName + ":\n" +
                      StringRef(message).rtrim());
