@@ -232,8 +232,8 @@ struct PtxasOutput {
 };
 
 /// One ptxas run: `ptxas -arch=<arch> -O<optLevel> -v [--warn-on-spills]
-/// <extra> -o <dir>/out.cubin <dir>/input.ptx` in a private temporary
-/// directory, in this process's environment plus, in GLIBC_TUNABLES,
+/// <extra> -o <tmp>.cubin <tmp>.ptx` with files of one unique name in the
+/// temporary directory (TMPDIR), in this process's environment plus, in GLIBC_TUNABLES,
 /// glibc.malloc.hugetlb=1 and glibc.malloc.top_pad=64 MiB unless the user
 /// set those tunables (ptxas's heap grows in one step and is backed by
 /// transparent huge pages: ~3 ms less on a small kernel, the same cubin).
@@ -249,9 +249,14 @@ struct PtxasOutput {
 /// name). Where no FIFO can be made, or `early` is false, or env
 /// KILN_PTXAS_EARLY=0, ptxas starts in assemble() on a regular file.
 ///
-/// Not thread-safe; one assemble() per object. A PtxasProcess destroyed
-/// before assemble() finished kills (SIGKILL) and reaps its ptxas; the
-/// temporary directory is always removed.
+/// Not thread-safe; one assemble() per object, on the thread that called
+/// start() (ptxas gets SIGKILL when that thread ends: PR_SET_PDEATHSIG). A
+/// PtxasProcess destroyed before assemble() finished kills (SIGKILL) and
+/// reaps its ptxas; the temporary files are always removed (on SIGINT and
+/// SIGTERM too, by LLVM's signal handlers, except a FIFO). Known limit: a
+/// ptxas wrapper script that runs ptxas as its child instead of exec'ing it
+/// leaves that ptxas waiting on the FIFO if this process is killed with
+/// SIGKILL before writing it (KILN_PTXAS_EARLY=0 avoids it).
 class PtxasProcess {
 public:
   /// Prepares (and with `early`, starts) ptxas. Errors: the temporary
@@ -280,7 +285,7 @@ private:
   /// those it does (from `ptxas --help`); "" otherwise.
   std::string archHint(llvm::StringRef log) const;
 
-  std::string ptxasPath, arch, dir, inputPath, cubinPath, logPath;
+  std::string ptxasPath, arch, inputPath, fullPath, cubinPath, logPath;
   std::vector<std::string> args;
   int pid = 0;
   bool early = false;

@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
@@ -138,19 +139,27 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
   std::unique_ptr<PtxasProcess> process(new PtxasProcess());
   process->ptxasPath = ptxasPath.str();
   process->arch = options.arch;
-  SmallString<128> dir;
-  if (std::error_code ec = sys::fs::createUniqueDirectory("kiln-ptxas", dir))
-    return makeError("ptxas: cannot create a temporary directory: " +
-                     ec.message());
-  process->dir = std::string(dir);
-  auto inDir = [&](StringRef name) {
-    SmallString<128> path(dir);
-    sys::path::append(path, name);
-    return std::string(path);
-  };
-  process->inputPath = inDir("input.ptx");
-  process->cubinPath = inDir("out.cubin");
-  process->logPath = inDir("ptxas.log");
+  // Files beside one unique name in the temporary directory:
+  // kiln-ptxas-XXXXXX.log (created here), .ptx (the input; a FIFO when
+  // started early), .ptx.full and .cubin.
+  SmallString<128> log;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("kiln-ptxas", "log", log)) {
+    SmallString<128> tmp;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
+    return makeError("cannot create ptxas's files in the temporary directory " +
+                     tmp + " (TMPDIR): " + ec.message());
+  }
+  process->logPath = std::string(log);
+  StringRef base = StringRef(process->logPath).drop_back(strlen(".log"));
+  process->inputPath = (base + ".ptx").str();
+  process->fullPath = (base + ".ptx.full").str();
+  process->cubinPath = (base + ".cubin").str();
+  // Removed by LLVM's handlers on SIGINT/SIGTERM too (regular files only:
+  // a FIFO stays behind then).
+  for (const std::string *path : {&process->logPath, &process->inputPath,
+                                  &process->fullPath, &process->cubinPath})
+    sys::RemoveFileOnSignal(*path);
 
   process->args = {process->ptxasPath, "-arch=" + options.arch,
                    "-O" + std::to_string(options.optLevel), "-v"};
@@ -208,12 +217,22 @@ Error PtxasProcess::spawn() {
     envp.push_back(var.data());
   envp.push_back(nullptr);
   // The log (ptxas writes its -v report to stderr; both streams go there).
-  int logFd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                     0600);
+  // Both above the standard descriptors: with this process's stdin or
+  // stderr closed, a descriptor opened now could be 0 or 2 and be
+  // overwritten (or left close-on-exec) by the dup2s below.
+  auto aboveStandard = [](int fd) {
+    if (fd < 0 || fd > 2)
+      return fd;
+    int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    ::close(fd);
+    return moved;
+  };
+  int logFd = aboveStandard(::open(
+      logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
   if (logFd < 0)
     return makeError("ptxas: cannot create " + logPath + ": " +
                      std::strerror(errno));
-  int nullFd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int nullFd = aboveStandard(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   pid_t parent = ::getpid();
   volatile int execErrno = 0;
   pid_t child = ::vfork();
@@ -225,6 +244,8 @@ Error PtxasProcess::spawn() {
       ::_exit(127);
     if (nullFd >= 0)
       ::dup2(nullFd, 0);
+    else
+      ::close(0);
     ::dup2(logFd, 1);
     ::dup2(logFd, 2);
     ::execve(argv[0], argv.data(), envp.data());
@@ -253,15 +274,25 @@ Error PtxasProcess::spawn() {
 PtxasProcess::~PtxasProcess() {
   if (!reaped && pid > 0) {
     ::kill(pid, SIGKILL);
+    // A ptxas that a wrapper script started as its own child (not through
+    // exec) is not killed with it: if it waits to open the FIFO, a writer
+    // opening and closing it lets it read an empty input and fail.
+    if (early) {
+      int fd = ::open(inputPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd >= 0)
+        ::close(fd);
+    }
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  // LLVM's fs::remove() refuses FIFOs; the input may still be one.
-  if (!inputPath.empty())
-    ::unlink(inputPath.c_str());
-  if (!dir.empty())
-    sys::fs::remove_directories(dir, /*IgnoreErrors=*/true);
+  // ::unlink, not fs::remove: LLVM's refuses FIFOs.
+  for (const std::string *path : {&logPath, &inputPath, &fullPath, &cubinPath}) {
+    if (path->empty())
+      continue;
+    ::unlink(path->c_str());
+    sys::DontRemoveFileOnSignal(*path);
+  }
 }
 
 Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
@@ -272,7 +303,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   // Where later opens of the input find the PTX: a regular file, renamed
   // over the FIFO once ptxas holds the FIFO open (or, without an early
   // start, the input itself).
-  std::string regularPath = early ? inputPath + ".full" : inputPath;
+  std::string regularPath = early ? fullPath : inputPath;
   {
     std::error_code ec;
     raw_fd_ostream os(regularPath, ec);
@@ -309,6 +340,13 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
         reaped = true;
         exited = true;
         break;
+      }
+      if (done < 0 && errno != EINTR) {
+        // ECHILD: SIGCHLD ignored in this process reaps children at once.
+        reaped = true;
+        return makeError("ptxas: cannot wait for it (" +
+                         std::string(std::strerror(errno)) +
+                         "; is SIGCHLD ignored in this process?)");
       }
       sleepUs(backoffUs);
       backoffUs = std::min<long>(backoffUs * 2, 200);

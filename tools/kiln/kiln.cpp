@@ -15,6 +15,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+
 int main(int argc, char **argv) {
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
@@ -149,6 +151,11 @@ int main(int argc, char **argv) {
     compile.fpFusion = !noFpFusion;
     compile.numWarpsGiven = numWarps->count() > 0;
     compile.useCache = !noCache;
+    if (repeat > 1 && compile.inputFile == "-") {
+      std::fprintf(stderr, "kiln: error: --repeat %d needs an input file: "
+                           "standard input can be read once\n", repeat);
+      return 2;
+    }
     // One compile leaves its IR to the process's exit; repeated ones free
     // it, so that later compiles reuse the memory as an embedding would.
     compile.disableFree = repeat == 1;
