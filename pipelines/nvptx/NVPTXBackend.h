@@ -222,6 +222,10 @@ llvm::Expected<std::string> getPtxasVersion(llvm::StringRef ptxasPath);
 /// content hash for a compile job).
 llvm::Expected<std::string> sha256OfFile(llvm::StringRef path);
 
+/// The bytes of the file at `path`; the error names the path and the
+/// reason.
+llvm::Expected<std::string> readFileBytes(llvm::StringRef path);
+
 /// SHA-256 of `data` as 64 lower-case hex digits.
 std::string sha256Hex(llvm::StringRef data);
 

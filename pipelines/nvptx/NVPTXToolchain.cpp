@@ -46,16 +46,6 @@ bool isExecutableFile(StringRef path) {
   return sys::fs::is_regular_file(path) && sys::fs::can_execute(path);
 }
 
-Expected<std::string> readFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read " + path + ": " +
-                     buffer.getError().message());
-  return (*buffer)->getBuffer().str();
-}
-
 /// The first integer in `text` (after skipping non-digits); -1 if none.
 int64_t leadingInt(StringRef text) {
   text = text.drop_until(isDigit);
@@ -165,13 +155,23 @@ Expected<std::string> getPtxasVersion(StringRef ptxasPath) {
   return captureToolOutput(ptxasPath, {"--version"}, "ptxas --version");
 }
 
+Expected<std::string> readFileBytes(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read " + path + ": " +
+                     buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
 std::string sha256Hex(StringRef data) {
   std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(data));
   return toHex(digest, /*LowerCase=*/true);
 }
 
 Expected<std::string> sha256OfFile(StringRef path) {
-  Expected<std::string> bytes = readFile(path);
+  Expected<std::string> bytes = readFileBytes(path);
   if (!bytes)
     return bytes.takeError();
   return sha256Hex(*bytes);

@@ -19,7 +19,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,16 +45,6 @@ namespace {
 
 Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
-}
-
-Expected<std::string> readWholeFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read " + path + ": " +
-                     buffer.getError().message());
-  return (*buffer)->getBuffer().str();
 }
 
 /// glibc tunables ptxas runs with unless the user's GLIBC_TUNABLES names
@@ -377,7 +366,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   pid = 0;
 
   std::string message;
-  if (Expected<std::string> logText = readWholeFile(logPath))
+  if (Expected<std::string> logText = readFileBytes(logPath))
     message = std::move(*logText);
   else
     consumeError(logText.takeError());
@@ -399,7 +388,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (exited)
     return makeError("ptxas exited before reading " + displayName + ":\n" +
                      StringRef(message).rtrim());
-  Expected<std::string> cubin = readWholeFile(cubinPath);
+  Expected<std::string> cubin = readFileBytes(cubinPath);
   if (!cubin)
     return makeError("ptxas: " + toString(cubin.takeError()));
   if (cubin->empty())
