@@ -16,12 +16,15 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
+#include <future>
 
 namespace kiln::nvptx {
 namespace {
@@ -132,6 +135,8 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
     return llvmModule.takeError();
   prepareModuleForNVPTX(**llvmModule, **tm, options.ftz);
   result.timings.translateUs = translateTimer.elapsedUs();
+  if (options.afterTranslate)
+    options.afterTranslate();
 
   if (needsLibdevice(**llvmModule)) {
     StageTimer linkTimer;
@@ -148,24 +153,52 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   if (llvm::Error err = optimizeModule(**llvmModule, **tm, options.optLevel))
     return std::move(err);
   result.timings.optimizeUs = optimizeTimer.elapsedUs();
-  {
-    llvm::raw_string_ostream os(result.llvmIR);
-    (*llvmModule)->print(os, nullptr);
-  }
   for (const llvm::Function &function : **llvmModule)
     if (function.getCallingConv() == llvm::CallingConv::PTX_Kernel &&
         !function.isDeclaration())
       result.kernels.push_back(function.getName().str());
 
+  // The optimized IR as text is an artifact (megabytes for a matmul, ~10 ms
+  // to print). Codegen changes the module it compiles, so it compiles a
+  // bitcode copy in an LLVMContext of its own while another thread prints
+  // this module as it is.
   StageTimer codegenTimer;
-  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, **tm);
+  llvm::LLVMContext codegenContext;
+  std::unique_ptr<llvm::Module> codegenModule;
+  {
+    llvm::SmallVector<char, 0> bitcode;
+    llvm::raw_svector_ostream bos(bitcode);
+    // Use-list order kept: instruction selection follows it, and the PTX
+    // must be what the module itself would give.
+    llvm::WriteBitcodeToFile(**llvmModule, bos,
+                             /*ShouldPreserveUseListOrder=*/true);
+    llvm::Expected<std::unique_ptr<llvm::Module>> copy = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()),
+                              (*llvmModule)->getModuleIdentifier()),
+        codegenContext);
+    if (!copy)
+      return makeError("codegen: cannot copy the module: " +
+                       llvm::toString(copy.takeError()));
+    codegenModule = std::move(*copy);
+  }
+  std::future<std::string> llvmIRText =
+      std::async(std::launch::async, [&module = **llvmModule] {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        module.print(os, nullptr);
+        return text;
+      });
+  auto takeIRText = [&] { result.llvmIR = llvmIRText.get(); };
+  llvm::Expected<std::string> ptx = emitPTX(*codegenModule, **tm);
   if (!ptx)
     return ptx.takeError();
   result.ptx = std::move(*ptx);
   result.timings.codegenUs = codegenTimer.elapsedUs();
 
-  if (!options.assemble)
+  if (!options.assemble) {
+    takeIRText();
     return std::move(result);
+  }
   StageTimer ptxasTimer;
   std::string displayName =
       (result.kernels.empty() ? std::string("module") : result.kernels.front()) +
@@ -178,6 +211,7 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   result.ptxasLog = std::move(assembled->log);
   result.ptxasInfo = parsePtxasLog(result.ptxasLog);
   result.timings.ptxasUs = ptxasTimer.elapsedUs();
+  takeIRText();
   return std::move(result);
 }
 

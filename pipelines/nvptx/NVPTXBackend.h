@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,6 +72,11 @@ struct NVPTXBackendOptions {
   std::vector<std::string> ptxasExtraArgs;
   /// false: stop after PTX (no ptxas run; cubin stays empty).
   bool assemble = true;
+  /// Called once the MLIR module has been translated to LLVM IR: from then
+  /// on compileToCubin() no longer reads or changes the MLIR module or its
+  /// context, so the caller may use them on another thread (kiln compile
+  /// prints the LLVM-dialect artifact there) until compileToCubin returns.
+  std::function<void()> afterTranslate;
 };
 
 /// Microseconds spent in each backend stage; 0 for a stage that did not run.
@@ -192,7 +198,7 @@ llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
                            int optLevel);
 
 /// Emits `module` as PTX text with `tm` (the module is consumed by codegen:
-/// do not reuse it afterwards).
+/// do not reuse it afterwards; compileToCubin() gives it a bitcode copy).
 llvm::Expected<std::string> emitPTX(llvm::Module &module,
                                     llvm::TargetMachine &tm);
 
