@@ -2,6 +2,7 @@
 
 #include "pipelines/amdgpu/AMDGPUBackend.h"
 
+#include "pipelines/common/Error.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "pipelines/nvptx/NVPTXBackend.h"
@@ -46,10 +47,6 @@ namespace kiln::amdgpu {
 namespace {
 
 constexpr const char *kTriple = "amdgcn-amd-amdhsa";
-
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 int64_t microsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::microseconds>(

@@ -285,9 +285,6 @@ public:
   llvm::Expected<PtxasOutput> assemble(llvm::StringRef ptx,
                                        llvm::StringRef displayName);
 
-  /// Whether ptxas was started before its PTX existed (a FIFO input).
-  bool startedEarly() const { return early; }
-
 private:
   PtxasProcess() = default;
   llvm::Error spawn();
@@ -302,13 +299,6 @@ private:
   bool reaped = true;
   bool assembled = false;
 };
-
-/// Assembles `ptx` for `options.arch` with `ptxasPath` at once:
-/// PtxasProcess::start(ptxasPath, options, /*early=*/false) then assemble().
-llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,
-                                     llvm::StringRef ptx,
-                                     const NVPTXBackendOptions &options,
-                                     llvm::StringRef displayName = "input.ptx");
 
 /// Parses ptxas `-v` output ("Compiling entry function 'k' for 'sm_90'",
 /// "Function properties for k", "N bytes stack frame, N bytes spill stores,

@@ -12,6 +12,8 @@
 
 #include "pipelines/nvptx/NVPTXBackend.h"
 
+#include "pipelines/common/Error.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -48,10 +50,6 @@ using namespace llvm;
 
 namespace kiln::nvptx {
 namespace {
-
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// Collects error diagnostics of an LLVMContext while alive, then restores
 /// the previous handler. Warnings and remarks are dropped.

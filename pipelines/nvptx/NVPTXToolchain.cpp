@@ -8,6 +8,7 @@
 
 #include "pipelines/nvptx/NVPTXBackend.h"
 
+#include "pipelines/common/Error.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -36,10 +37,6 @@ std::optional<std::string> getEnv(const char *name) {
   if (!value || !*value)
     return std::nullopt;
   return std::string(value);
-}
-
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
 }
 
 bool isExecutableFile(StringRef path) {

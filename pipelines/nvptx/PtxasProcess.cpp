@@ -13,6 +13,7 @@
 
 #include "pipelines/nvptx/NVPTXBackend.h"
 
+#include "pipelines/common/Error.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -42,10 +43,6 @@ using namespace llvm;
 
 namespace kiln::nvptx {
 namespace {
-
-Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
 
 /// glibc tunables ptxas runs with unless the user's GLIBC_TUNABLES names
 /// them: huge pages for its heap and a 64 MiB heap top pad (one brk instead
@@ -394,16 +391,6 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (cubin->empty())
     return makeError("ptxas: produced an empty cubin for " + displayName);
   return PtxasOutput{std::move(*cubin), std::move(message)};
-}
-
-Expected<PtxasOutput> runPtxas(StringRef ptxasPath, StringRef ptx,
-                               const NVPTXBackendOptions &options,
-                               StringRef displayName) {
-  Expected<std::unique_ptr<PtxasProcess>> process =
-      PtxasProcess::start(ptxasPath, options, /*early=*/false);
-  if (!process)
-    return process.takeError();
-  return (*process)->assemble(ptx, displayName);
 }
 
 } // namespace kiln::nvptx
