@@ -44,20 +44,6 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-bool writeFile(const llvm::Twine &path, llvm::StringRef data) {
-  // Removed, not truncated (see CompileCommand.cpp's writeFile).
-  llvm::sys::fs::remove(path);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    llvm::errs() << "kiln: error: cannot write " << path << ": "
-                 << ec.message() << "\n";
-    return false;
-  }
-  os << data;
-  return true;
-}
-
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)

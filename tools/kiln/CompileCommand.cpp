@@ -65,26 +65,6 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-bool writeFile(llvm::StringRef path, llvm::StringRef contents) {
-  // A file there from an earlier compile is removed, not truncated: ext4
-  // (auto_da_alloc) writes a truncated-and-rewritten file back to disk when
-  // it is closed, a synchronous flush per artifact.
-  llvm::sys::fs::remove(path);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-  }
-  if (ec) {
-    llvm::errs() << "kiln: error: cannot write " << path << ": "
-                 << ec.message() << "\n";
-    return false;
-  }
-  return true;
-}
-
 std::string printOp(mlir::Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -377,6 +357,26 @@ llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
     outcome->dir = dir;
   }
   return key;
+}
+
+bool writeFile(const llvm::Twine &path, llvm::StringRef contents) {
+  // A file there from an earlier compile is removed, not truncated: ext4
+  // (auto_da_alloc) writes a truncated-and-rewritten file back to disk when
+  // it is closed, a synchronous flush per artifact.
+  llvm::sys::fs::remove(path);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << contents;
+    os.close();
+    ec = os.error();
+  }
+  if (ec) {
+    llvm::errs() << "kiln: error: cannot write " << path << ": "
+                 << ec.message() << "\n";
+    return false;
+  }
+  return true;
 }
 
 llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump) {

@@ -12,6 +12,7 @@
 #include "cache/CompileJob.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -134,6 +135,10 @@ llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
                                           const std::string &kernel,
                                           const std::string &dir,
                                           CompileOutcome *outcome);
+
+/// Writes an artifact file (an earlier one at `path` is removed first, not
+/// truncated); false after printing "kiln: error: cannot write PATH: why".
+bool writeFile(const llvm::Twine &path, llvm::StringRef contents);
 
 /// Creates the artifact directory `dir` and, with `stageDump`, its
 /// `stages/` subdirectory.
