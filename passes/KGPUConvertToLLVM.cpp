@@ -71,6 +71,9 @@ struct Lowering {
   bool smemShared = false;
   /// Some kgpu.local_dot multiplies with wgmma (async proxy reads).
   bool wgmma = false;
+  /// ElementwiseLowering::representatives per (tensor type, run length):
+  /// the same few types recur across a kernel's elementwise ops.
+  DenseMap<std::pair<Type, unsigned>, SmallVector<unsigned>> representatives;
 };
 
 //===----------------------------------------------------------------------===//
@@ -506,20 +509,17 @@ struct ScalarDivFLowering : KPattern<arith::DivFOp> {
 };
 
 /// Scalar f32 math the target lowers without a library call (mathF32);
-/// ahead of the libdevice patterns (benefit 10).
-struct ScalarMathF32Lowering : ConversionPattern {
-  ScalarMathF32Lowering(const TypeConverter &tc, MLIRContext *ctx, Lowering &l)
-      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/11, ctx),
-        l(l) {}
-  Lowering &l;
+/// added ahead of the libdevice patterns (benefit 10).
+template <typename OpTy>
+struct ScalarMathF32Lowering : KPattern<OpTy> {
+  using KPattern<OpTy>::KPattern;
   LogicalResult
-  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<math::ExpOp, math::Exp2Op, arith::MaxNumFOp, arith::MinNumFOp>(
-            op) ||
-        op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
+    if (!op.getType().isF32())
       return failure();
-    Value v = l.target->mathF32(rewriter, op->getLoc(), op, operands);
+    Value v = this->l.target->mathF32(rewriter, op.getLoc(), op,
+                                      adaptor.getOperands());
     if (!v)
       return failure();
     rewriter.replaceOp(op, v);
@@ -714,9 +714,15 @@ struct ElementwiseLowering : ConversionPattern {
     }
     // Registers holding the same value (the same element, or one AxisInfo
     // proves equal) are computed once.
-    SmallVector<unsigned> rep =
-        tensor ? representatives(tensor, l.constancy.lookup(op))
-               : SmallVector<unsigned>{0};
+    ArrayRef<unsigned> rep;
+    if (tensor) {
+      unsigned runLength = l.constancy.lookup(op);
+      auto [it, inserted] =
+          l.representatives.try_emplace({tensor, runLength});
+      if (inserted)
+        it->second = representatives(tensor, runLength);
+      rep = it->second;
+    }
     for (unsigned i = out.size(); i < n; ++i) {
       if (rep.size() == n && rep[i] != i) {
         out.push_back(out[rep[i]]);
@@ -3487,7 +3493,11 @@ struct KGPUConvertToLLVM
                  WgmmaWaitLowering, WgmmaFenceLowering,
                  BarrierLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
-    patterns.add<ScalarMathF32Lowering>(converter, ctx, l);
+    patterns.add<ScalarMathF32Lowering<math::ExpOp>,
+                 ScalarMathF32Lowering<math::Exp2Op>,
+                 ScalarMathF32Lowering<arith::MaxNumFOp>,
+                 ScalarMathF32Lowering<arith::MinNumFOp>>(converter, ctx, l,
+                                                          /*benefit=*/11);
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
     // LLVM intrinsics the NVPTX backend cannot always select.
