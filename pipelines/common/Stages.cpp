@@ -65,6 +65,9 @@ void addLLVMLowering(OpPassManager &pm, llvm::StringRef target,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Loop-carried structs become one block argument (phi) per field; the
+  // canonicalizer then folds the field reads through the insertvalue chains.
+  pm.addPass(createKGPUSplitStructBlockArgs());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
