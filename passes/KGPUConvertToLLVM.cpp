@@ -199,6 +199,71 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
   return result;
 }
 
+/// Element strides of a row-major tensor of `shape`.
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
+                  int64_t byteOffset, Type elem, Value index);
+
+/// Shared-memory addresses of every element the thread holds of a `layout`
+/// tensor of `shape` stored at byte `byteOffset`, element (i0, i1, ...) at
+/// element `extra + sum(ik * strides[k])` (`extra` may be null: 0).
+/// Where no dimension wraps around (the layout's tile divides the shape),
+/// an element's index is the thread's base plus a constant, so every
+/// address is one per-thread pointer plus a constant (`[%r + imm]` in PTX)
+/// instead of an index computed per element, which LLVM's straight-line
+/// strength reduction would otherwise have to rediscover, at a cost
+/// quadratic in the number of such addresses.
+SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
+                                    const Lowering &l, Attribute layout,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> strides,
+                                    int64_t byteOffset, Type mem,
+                                    Value extra) {
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  bool wraps = false;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    wraps |= tile[d] > shape[d] || shape[d] % tile[d] != 0;
+  SmallVector<Value> addresses;
+  if (wraps) {
+    for (auto &idx : emitIndices(b, loc, l, layout, shape)) {
+      Value lin = extra ? extra : i32Const(b, loc, 0);
+      for (unsigned d = 0; d < shape.size(); ++d)
+        lin = LLVM::AddOp::create(
+            b, loc, lin,
+            LLVM::MulOp::create(b, loc, idx[d], i32Const(b, loc, strides[d])));
+      addresses.push_back(smemAddress(b, loc, l, byteOffset, mem, lin));
+    }
+    return addresses;
+  }
+  auto [lane, warp] = laneAndWarp(b, loc, l);
+  Value lin = extra ? extra : i32Const(b, loc, 0);
+  for (auto [d, dimTerms] : llvm::enumerate(kgpu::getThreadBaseTerms(layout)))
+    for (const kgpu::BaseTerm &t : dimTerms)
+      lin = LLVM::AddOp::create(
+          b, loc, lin,
+          LLVM::MulOp::create(b, loc, baseTermValue(b, loc, lane, warp, t),
+                              i32Const(b, loc, strides[d])));
+  Value base = smemAddress(b, loc, l, byteOffset, mem, lin);
+  auto ptrTy = base.getType();
+  for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
+    int64_t c = 0;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      c += off[d] * strides[d];
+    addresses.push_back(
+        c == 0 ? base
+               : LLVM::GEPOp::create(b, loc, ptrTy, mem, base,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(c)})
+                     .getResult());
+  }
+  return addresses;
+}
+
 Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> idx,
                   ArrayRef<int64_t> shape) {
   Value lin = i32Const(b, loc, 0);
@@ -1457,16 +1522,14 @@ moveThroughSharedMemory(Operation *op, ConversionPatternRewriter &rewriter,
   for (auto [k, converted] : llvm::enumerate(convertedSrcs)) {
     auto type = cast<RankedTensorType>(op->getOperand(k).getType());
     SmallVector<Value> vals = unpack(rewriter, loc, converted);
-    auto indices =
-        emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
-    for (auto [i, idx] : llvm::enumerate(indices)) {
-      Value lin = linearIndex(rewriter, loc, idx, type.getShape());
-      lin = LLVM::AddOp::create(rewriter, loc, lin,
-                                i32Const(rewriter, loc, int64_t(k) * numel));
-      LLVM::StoreOp::create(
-          rewriter, loc, toMemory(rewriter, loc, vals[i]),
-          smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin));
-    }
+    SmallVector<Value> addrs = elementAddresses(
+        rewriter, loc, l, type.getEncoding(), type.getShape(),
+        rowMajorStrides(type.getShape()),
+        offsetAttr.getInt() + int64_t(k) * numel * int64_t(bitWidth(mem) / 8),
+        mem, /*extra=*/nullptr);
+    for (auto [i, addr] : llvm::enumerate(addrs))
+      LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, vals[i]),
+                            addr);
   }
   l.target->barrier(rewriter, loc);
   SmallVector<Value> results;
@@ -1766,42 +1829,67 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
                                             NVVM::MMALayout::col};
 
+  // Every fragment address is one per-thread base pointer plus a constant
+  // (ldmatrix [%r + imm]): rows wrap around M (the `urem`s) only where one
+  // CTA tile covers more than the tensor (M < tileM, so repM == 1); with
+  // M >= tileM, M is repM * tileM and the rows of every repetition stay in
+  // range. (Addresses rebuilt per fragment cost LLVM's straight-line
+  // strength reduction most of the codegen time of an attention kernel.)
+  auto wrapped = [&](Value x, int64_t tile, int64_t extent) {
+    return extent >= tile ? x : im.urem(x, extent);
+  };
+  Type smemPtr = LLVM::LLVMPointerType::get(ctx,
+                                            l.target->getSharedAddressSpace());
+  auto at = [&](Value basePtr, int64_t elems) -> Value {
+    if (elems == 0)
+      return basePtr;
+    return LLVM::GEPOp::create(rewriter, loc, smemPtr, mem, basePtr,
+                               ArrayRef<LLVM::GEPArg>{int32_t(elems)});
+  };
+  // A: lane l gives the address of row l % 16, k half l / 16.
+  Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
+  Value aPtr = smemAddress(
+      rewriter, loc, l, aBase, mem,
+      im.add(im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8)), aElemOffset));
+  // B, N rows of K (ldmatrix, no .trans): lane l gives the address of row
+  // l % 8 of matrix l / 8 = (N tile rn + (l / 8) / 2) x (k half (l / 8) % 2).
+  // B, K rows of N (ldmatrix .trans): lane l gives the address of k row
+  // l % 16 of N tile rn + l / 16.
+  Value bPtr;
+  if (bKMajor) {
+    Value q = im.udiv(lane, 8);
+    Value row = im.add(warpN, im.urem(lane, 8));
+    if (repN > 1)
+      row = im.add(row, im.mul(im.udiv(q, 2), tileN));
+    row = wrapped(row, tileN, N);
+    bPtr = smemAddress(
+        rewriter, loc, l, bBase, mem,
+        im.add(im.add(im.mul(row, strideB), im.mul(im.urem(q, 2), 8)),
+               bElemOffset));
+  } else {
+    Value col = warpN;
+    if (repN > 1)
+      col = im.add(col, im.mul(laneHalf, tileN));
+    col = wrapped(col, tileN, N);
+    bPtr = smemAddress(rewriter, loc, l, bBase, mem,
+                       im.add(im.add(im.mul(lane16, strideB), col), bElemOffset));
+  }
+
   for (int64_t kk = 0; kk < K / 16; ++kk) {
-    // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15); lane l
-    // gives the address of row l % 16, k half l / 16.
+    // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15).
     SmallVector<SmallVector<Value>> aFrag;
-    for (int64_t rm = 0; rm < repM; ++rm) {
-      Value row = im.urem(im.add(im.add(warpM, lane16), im.c(rm * tileM)), M);
-      Value col = im.add(im.mul(laneHalf, 8), im.c(kk * 16));
-      Value lin = im.add(im.add(im.mul(row, strideA), col), aElemOffset);
-      aFrag.push_back(ldmatrix(smemAddress(rewriter, loc, l, aBase, mem, lin),
+    for (int64_t rm = 0; rm < repM; ++rm)
+      aFrag.push_back(ldmatrix(at(aPtr, rm * tileM * strideA + kk * 16),
                                /*trans=*/false));
-    }
     // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
     // address of k row l % 16 of N tile rn + l / 16.
     SmallVector<std::array<Value, 2>> bFrag(repN);
-    for (int64_t rn = 0; rn < repN && bKMajor; rn += 2) {
-      // B stored N rows of K: ldmatrix (no .trans) of matrices
-      // (N tile rn | rn + 1) x (k 0-7 | 8-15); lane l gives the address of
-      // row l % 8 of matrix l / 8.
-      Value q = im.udiv(lane, 8);
-      Value tile = im.add(im.c(rn), repN > 1 ? im.udiv(q, 2) : im.c(0));
-      Value row = im.urem(im.add(im.add(warpN, im.mul(tile, tileN)), im.urem(lane, 8)), N);
-      Value col = im.add(im.mul(im.urem(q, 2), 8), im.c(kk * 16));
-      Value lin = im.add(im.add(im.mul(row, strideB), col), bElemOffset);
-      auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
-                        /*trans=*/false);
-      bFrag[rn] = {r[0], r[1]};
-      if (rn + 1 < repN)
-        bFrag[rn + 1] = {r[2], r[3]};
-    }
-    for (int64_t rn = 0; rn < repN && !bKMajor; rn += 2) {
-      Value tile = im.add(im.c(rn), repN > 1 ? laneHalf : im.c(0));
-      Value col = im.urem(im.add(warpN, im.mul(tile, tileN)), N);
-      Value row = im.add(lane16, im.c(kk * 16));
-      Value lin = im.add(im.add(im.mul(row, strideB), col), bElemOffset);
-      auto r = ldmatrix(smemAddress(rewriter, loc, l, bBase, mem, lin),
-                        /*trans=*/true);
+    for (int64_t rn = 0; rn < repN; rn += 2) {
+      // bKMajor: matrices (N tile rn | rn + 1) x (k 0-7 | 8-15);
+      // otherwise k rows kk * 16 .. + 15 of N tiles rn and rn + 1.
+      int64_t offset = bKMajor ? rn * tileN * strideB + kk * 16
+                               : kk * 16 * strideB + rn * tileN;
+      auto r = ldmatrix(at(bPtr, offset), /*trans=*/!bKMajor);
       bFrag[rn] = {r[0], r[1]};
       if (rn + 1 < repN)
         bFrag[rn + 1] = {r[2], r[3]};
@@ -1981,14 +2069,12 @@ struct DotLowering : KPattern<tt::DotOp> {
       l.target->barrier(rewriter, loc);
     auto store = [&](Value converted, RankedTensorType type, int64_t first) {
       SmallVector<Value> vals = unpack(rewriter, loc, converted);
-      auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
-      for (auto [i, ix] : llvm::enumerate(idx)) {
-        Value lin = LLVM::AddOp::create(
-            rewriter, loc, linearIndex(rewriter, loc, ix, type.getShape()),
-            i32Const(rewriter, loc, first));
-        LLVM::StoreOp::create(rewriter, loc, vals[i],
-                              smemAddress(rewriter, loc, l, base, mem, lin));
-      }
+      SmallVector<Value> addrs = elementAddresses(
+          rewriter, loc, l, type.getEncoding(), type.getShape(),
+          rowMajorStrides(type.getShape()),
+          base + first * int64_t(bitWidth(mem) / 8), mem, /*extra=*/nullptr);
+      for (auto [i, addr] : llvm::enumerate(addrs))
+        LLVM::StoreOp::create(rewriter, loc, vals[i], addr);
     };
     store(adaptor.getA(), aT, 0);
     store(adaptor.getB(), bT, M * K);
@@ -2104,7 +2190,9 @@ struct DotLowering : KPattern<tt::DotOp> {
                  Value converted, RankedTensorType type, int64_t byteBase,
                  int64_t stride, Type mem) const {
     SmallVector<Value> vals = unpack(rewriter, loc, converted);
-    auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    SmallVector<Value> addrs = elementAddresses(
+        rewriter, loc, l, type.getEncoding(), type.getShape(), {stride, 1},
+        byteBase, mem, /*extra=*/nullptr);
     SmallVector<unsigned> starts;
     unsigned vec = 1;
     unsigned bytes = bitWidth(mem) / 8;
@@ -2117,12 +2205,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     }
     Type vecTy = VectorType::get({int64_t(vec)}, mem);
     for (unsigned e : starts) {
-      Value lin = LLVM::AddOp::create(
-          rewriter, loc,
-          LLVM::MulOp::create(rewriter, loc, idx[e][0],
-                              i32Const(rewriter, loc, stride)),
-          idx[e][1]);
-      Value addr = smemAddress(rewriter, loc, l, byteBase, mem, lin);
+      Value addr = addrs[e];
       if (vec == 1) {
         LLVM::StoreOp::create(rewriter, loc, vals[e], addr);
         continue;
@@ -2706,7 +2789,10 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     Type elem = getTypeConverter()->convertType(src.getElementType());
     Type mem = memoryType(elem);
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
-    auto srcIdx = emitIndices(rewriter, loc, l, src.getEncoding(), src.getShape());
+    SmallVector<Value> addrs = elementAddresses(
+        rewriter, loc, l, src.getEncoding(), src.getShape(),
+        rowMajorStrides(src.getShape()), offsetAttr.getInt(), mem,
+        /*extra=*/nullptr);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     // An mma.sync-layout source holds its elements in pairs of adjacent
@@ -2717,9 +2803,8 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
                  in.size() % 2 == 0 && src.getShape()[1] % 2 == 0 &&
                  !elem.isInteger(1) && bytes <= 4 &&
                  offsetAttr.getInt() % (2 * bytes) == 0;
-    for (size_t i = 0; i < srcIdx.size(); i += pairs ? 2 : 1) {
-      Value lin = linearIndex(rewriter, loc, srcIdx[i], src.getShape());
-      Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
+    for (size_t i = 0; i < addrs.size(); i += pairs ? 2 : 1) {
+      Value p = addrs[i];
       if (!pairs) {
         LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, in[i]), p);
         continue;
