@@ -2817,13 +2817,36 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
       LLVM::StoreOp::create(rewriter, loc, v, p, /*alignment=*/2 * bytes);
     }
     l.target->barrier(rewriter, loc);
-    SmallVector<Value> out;
-    for (auto &idx :
-         emitIndices(rewriter, loc, l, dst.getEncoding(), dst.getShape())) {
-      Value lin = linearIndex(rewriter, loc, idx, dst.getShape());
-      Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), mem, lin);
-      out.push_back(fromMemory(rewriter, loc,
-                               LLVM::LoadOp::create(rewriter, loc, mem, p), elem));
+    // The destination reads its elements back; runs of elements adjacent
+    // along the buffer's last (contiguous) dimension are one vector load
+    // of up to 16 bytes where the layout makes them so (as storeRows does
+    // for stores).
+    SmallVector<Value> dstAddrs = elementAddresses(
+        rewriter, loc, l, dst.getEncoding(), dst.getShape(),
+        rowMajorStrides(dst.getShape()), offsetAttr.getInt(), mem,
+        /*extra=*/nullptr);
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (fastestDim(dst.getEncoding()) == dst.getRank() - 1 &&
+        !isa<LLVM::LLVMPointerType>(mem) && offsetAttr.getInt() % 16 == 0)
+      vec = chooseVec(dst, std::max(1u, 16 / bytes), starts);
+    SmallVector<Value> out(dstAddrs.size());
+    if (vec == 1) {
+      for (auto [e, p] : llvm::enumerate(dstAddrs))
+        out[e] = fromMemory(rewriter, loc,
+                            LLVM::LoadOp::create(rewriter, loc, mem, p), elem);
+    } else {
+      Type vecTy = VectorType::get({int64_t(vec)}, mem);
+      for (unsigned e : starts) {
+        Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, dstAddrs[e],
+                                       /*alignment=*/vec * bytes);
+        for (unsigned k = 0; k < vec; ++k)
+          out[e + k] = fromMemory(
+              rewriter, loc,
+              LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                             i32Const(rewriter, loc, k)),
+              elem);
+      }
     }
     rewriter.replaceOp(op, pack(rewriter, loc,
                                 getTypeConverter()->convertType(dst), out));
