@@ -117,6 +117,10 @@ void splitBlock(Block &block) {
   if (block.isEntryBlock() || block.getNumArguments() == 0 ||
       block.hasNoPredecessors())
     return;
+  // An llvm.invoke's unwind destination must begin with its
+  // llvm.landingpad, where a rebuilt struct would go: leave it alone.
+  if (isa<LLVM::LandingpadOp>(block.front()))
+    return;
   FailureOr<SmallVector<Edge>> edges = incomingEdges(block);
   if (failed(edges))
     return;

@@ -211,7 +211,8 @@ def KGPUSplitStructBlockArgs
     the insertvalue chain that built the struct; in the block, an
     `llvm.extractvalue %arg[k]` becomes the k-th new argument, and any other
     use gets the struct rebuilt from the fields at the top of the block.
-    The entry block and blocks with an unknown predecessor are left alone.
+    The entry block, blocks with an unknown predecessor and landing pads
+    (llvm.invoke unwind destinations) are left alone.
     Run after convert-cf-to-llvm and before the canonicalizer.
 
     Before:

@@ -126,3 +126,26 @@ llvm.func @switch(%s: !llvm.struct<(i32, i32)>, %k: i32) -> i32 {
   %b = llvm.extractvalue %v[1] : !llvm.struct<(i32, i32)>
   llvm.return %b : i32
 }
+
+// -----
+
+// An llvm.invoke's unwind destination begins with its llvm.landingpad: it
+// is left alone (a rebuilt struct would come before the landing pad). The
+// normal destination is split.
+
+// CHECK-LABEL: llvm.func @unwind
+// CHECK:       ^bb1(%{{.*}}: i32, %{{.*}}: i32):
+// CHECK:       ^bb2(%{{.*}}: !llvm.struct<(i32, i32)>):
+// CHECK-NEXT:    llvm.landingpad
+llvm.func @may_throw() -> i32
+llvm.func @__gxx_personality_v0(...) -> i32
+llvm.func @unwind(%s: !llvm.struct<(i32, i32)>) -> !llvm.struct<(i32, i32)> attributes { personality = @__gxx_personality_v0 } {
+  %0 = llvm.invoke @may_throw() to ^bb1(%s : !llvm.struct<(i32, i32)>) unwind ^bb2(%s : !llvm.struct<(i32, i32)>) : () -> i32
+^bb1(%v: !llvm.struct<(i32, i32)>):
+  %a = llvm.extractvalue %v[0] : !llvm.struct<(i32, i32)>
+  %r = llvm.insertvalue %0, %v[1] : !llvm.struct<(i32, i32)>
+  llvm.return %r : !llvm.struct<(i32, i32)>
+^bb2(%w: !llvm.struct<(i32, i32)>):
+  %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
+  llvm.return %w : !llvm.struct<(i32, i32)>
+}
