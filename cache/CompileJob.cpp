@@ -51,6 +51,7 @@ json toJson(const CompileJob& job) {
         {"num_ctas", job.options.numCtas},
         {"maxnreg", job.options.maxnreg},
         {"opt_level", job.options.optLevel},
+        {"ptxas_fast_compile", job.options.ptxasFastCompile},
         {"fp_fusion", job.options.fpFusion},
         {"ftz", job.options.ftz},
         {"line_info", job.options.lineInfo},
@@ -194,6 +195,13 @@ Status CompileJob::validate() const {
                std::to_string(options.maxnreg));
   if (options.optLevel < 0 || options.optLevel > 3)
     return bad("options.opt_level must be in [0, 3], got " + std::to_string(options.optLevel));
+  if (options.ptxasFastCompile != "0" && options.ptxasFastCompile != "min" &&
+      options.ptxasFastCompile != "mid" && options.ptxasFastCompile != "max")
+    return bad("options.ptxas_fast_compile must be 0, min, mid or max, got '" +
+               options.ptxasFastCompile + "'");
+  if (options.ptxasFastCompile != "0" && target.backend != "cuda")
+    return bad("options.ptxas_fast_compile applies to cuda targets only, got '" +
+               options.ptxasFastCompile + "' for " + target.backend);
   if (pipelineFingerprint.empty())
     return bad("pipeline.fingerprint is empty");
   if (!toolchain.libdeviceSha256.empty() && !isSha256Hex(toolchain.libdeviceSha256))
@@ -268,6 +276,7 @@ Expected<CompileJob> parseCompileJob(std::string_view text) {
   options.integer("num_ctas", job.options.numCtas);
   options.integer("maxnreg", job.options.maxnreg);
   options.integer("opt_level", job.options.optLevel);
+  options.str("ptxas_fast_compile", job.options.ptxasFastCompile);
   options.boolean("fp_fusion", job.options.fpFusion);
   options.boolean("ftz", job.options.ftz);
   options.boolean("line_info", job.options.lineInfo);

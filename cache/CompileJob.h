@@ -63,6 +63,10 @@ struct JobOptions {
   int maxnreg = 0;
   /// LLVM and ptxas optimization level, 0..3.
   int optLevel = 3;
+  /// ptxas --Ofast-compile level (CUDA 12.8+): "0" (off, the default),
+  /// "min", "mid" or "max". Trades the cubin's speed for ptxas's: a
+  /// different binary, so part of the job.
+  std::string ptxasFastCompile = "0";
   bool fpFusion = true;
   bool ftz = false;
   bool lineInfo = false;

@@ -68,6 +68,10 @@ struct NVPTXBackendOptions {
   /// Passes `--warn-on-spills` to ptxas (spills still succeed; the warning
   /// lands in NVPTXCompileResult::ptxasLog).
   bool warnOnSpills = false;
+  /// ptxas --Ofast-compile level (CUDA 12.8+): "0" or empty (off), "min",
+  /// "mid", "max". ptxas refuses it next to an explicit -O2/-O3, so with a
+  /// level set no -O is passed (ptxas's own default level applies).
+  std::string ptxasFastCompile;
   /// Further ptxas arguments, appended before the input file.
   std::vector<std::string> ptxasExtraArgs;
   /// false: stop after PTX (no ptxas run; cubin stays empty).

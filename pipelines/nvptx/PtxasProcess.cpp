@@ -147,8 +147,12 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
                                   &process->fullPath, &process->cubinPath})
     sys::RemoveFileOnSignal(*path);
 
-  process->args = {process->ptxasPath, "-arch=" + options.arch,
-                   "-O" + std::to_string(options.optLevel), "-v"};
+  process->args = {process->ptxasPath, "-arch=" + options.arch};
+  if (options.ptxasFastCompile.empty() || options.ptxasFastCompile == "0")
+    process->args.push_back("-O" + std::to_string(options.optLevel));
+  else
+    process->args.push_back("--Ofast-compile=" + options.ptxasFastCompile);
+  process->args.push_back("-v");
   if (options.warnOnSpills)
     process->args.push_back("--warn-on-spills");
   for (const std::string &extra : options.ptxasExtraArgs)

@@ -47,7 +47,7 @@ TEST(CompileJobTest, CanonicalJsonHasSortedKeysAndEveryField) {
   EXPECT_LT(d, e);
   EXPECT_LT(e, f);
   for (const char* field : {"num_warps", "num_stages", "num_ctas", "maxnreg", "opt_level",
-                            "fp_fusion", "ftz", "line_info", "debug", "warp_size",
+                            "ptxas_fast_compile", "fp_fusion", "ftz", "line_info", "debug", "warp_size",
                             "ptx_version", "code_object_version", "libdevice_sha256",
                             "ptxas_version", "linker_version", "llvm_version", "kiln_version", "entry"})
     EXPECT_NE(text.find(std::string("\"") + field + "\""), std::string::npos) << field;
@@ -69,6 +69,7 @@ TEST(CompileJobTest, EverySingleFieldChangesTheKey) {
       {"options.num_ctas", [](CompileJob& j) { j.options.numCtas = 2; }},
       {"options.maxnreg", [](CompileJob& j) { j.options.maxnreg = 128; }},
       {"options.opt_level", [](CompileJob& j) { j.options.optLevel = 2; }},
+      {"options.ptxas_fast_compile", [](CompileJob& j) { j.options.ptxasFastCompile = "min"; }},
       {"options.fp_fusion", [](CompileJob& j) { j.options.fpFusion = false; }},
       {"options.ftz", [](CompileJob& j) { j.options.ftz = true; }},
       {"options.line_info", [](CompileJob& j) { j.options.lineInfo = true; }},
@@ -168,6 +169,13 @@ TEST(CompileJobTest, InvalidJobsAreRejected) {
       {"ctas", [](CompileJob& j) { j.options.numCtas = 0; }},
       {"maxnreg", [](CompileJob& j) { j.options.maxnreg = 300; }},
       {"opt", [](CompileJob& j) { j.options.optLevel = 4; }},
+      {"ptxas fast-compile level", [](CompileJob& j) { j.options.ptxasFastCompile = "fast"; }},
+      {"ptxas fast-compile empty", [](CompileJob& j) { j.options.ptxasFastCompile = ""; }},
+      {"ptxas fast-compile on hip", [](CompileJob& j) {
+         j.target.backend = "hip";
+         j.target.warpSize = 64;
+         j.options.ptxasFastCompile = "min";
+       }},
       {"pipeline", [](CompileJob& j) { j.pipelineFingerprint = ""; }},
       {"libdevice", [](CompileJob& j) { j.toolchain.libdeviceSha256 = "xyz"; }},
   };

@@ -58,9 +58,13 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(std::move(err)));
   // NVPTX-only options would be silently ignored (and so could not be in
   // the job): refuse them.
-  if (options.ftz || !options.fpFusion || options.maxnreg != 0)
+  if (options.ftz || !options.fpFusion || options.maxnreg != 0 ||
+      options.ptxasFastCompile != "0")
     return fail(llvm::Twine("--") +
-                (options.ftz ? "ftz" : !options.fpFusion ? "no-fp-fusion" : "maxnreg") +
+                (options.ftz                 ? "ftz"
+                 : !options.fpFusion         ? "no-fp-fusion"
+                 : options.maxnreg != 0      ? "maxnreg"
+                                             : "ptxas-fast-compile") +
                 " applies to NVPTX targets only, not --target " + options.arch);
   if (options.numStages < 1)
     return fail("--num-stages must be at least 1, got " +

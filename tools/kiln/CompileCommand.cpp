@@ -531,6 +531,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   job.options.numWarps = options.numWarps;
   job.options.numStages = options.numStages;
   job.options.maxnreg = options.maxnreg;
+  job.options.ptxasFastCompile = options.ptxasFastCompile;
   job.options.optLevel = kiln::nvptx::NVPTXBackendOptions().optLevel;
   job.options.fpFusion = options.fpFusion;
   job.options.ftz = options.ftz;
@@ -568,6 +569,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (options.maxnreg > 0)
     backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
                                             std::to_string(options.maxnreg));
+  backendOptions.ptxasFastCompile = options.ptxasFastCompile;
 
   auto compileToDir = [&]() -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))

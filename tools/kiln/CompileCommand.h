@@ -74,6 +74,8 @@ struct CompileOptions {
   bool stageDump = false;
   /// ptxas --maxrregcount; 0 = no limit.
   int maxnreg = 0;
+  /// ptxas --Ofast-compile level: "0" (off), "min", "mid", "max" (NVPTX).
+  std::string ptxasFastCompile = "0";
   /// Look the job up in the compile cache and store what is compiled
   /// (--no-cache turns it off; --timings and --stage-dump, which exist to
   /// watch a compile happen, bypass it too).
@@ -117,7 +119,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr)
 /// object (hsaco) with its metadata.json, through the compile cache (job
 /// backend "hip", code-object version 5, warp size 64, ld.lld's version in
 /// the toolchain). Options that only mean something to NVPTX (--ftz,
-/// --no-fp-fusion, --maxnreg) are errors. Returns the exit status.
+/// --no-fp-fusion, --maxnreg, --ptxas-fast-compile) are errors. Returns the exit status.
 int runCompileAMDGPU(const CompileOptions &options,
                      CompileOutcome *outcome = nullptr);
 

@@ -58,6 +58,12 @@ int main(int argc, char **argv) {
                          "registers per thread limit for ptxas (0 = none)")
       ->check(CLI::Range(0, 255))
       ->capture_default_str();
+  compileCmd
+      ->add_option("--ptxas-fast-compile", compile.ptxasFastCompile,
+                   "ptxas --Ofast-compile level: 0 (off), min, mid, max; "
+                   "faster ptxas, possibly slower kernels (part of the job)")
+      ->check(CLI::IsMember({"0", "min", "mid", "max"}))
+      ->capture_default_str();
   compileCmd->add_option("--cache-dir", compile.cacheDir,
                          "compile cache root (default: $KILN_CACHE_DIR, "
                          "$XDG_CACHE_HOME/kiln, ~/.cache/kiln)");
@@ -100,6 +106,10 @@ int main(int argc, char **argv) {
   inspectCmd->add_flag("--no-fp-fusion", inspectNoFpFusion, "no FMA contraction");
   inspectCmd->add_option("--maxnreg", inspect.maxnreg, "ptxas register limit")
       ->check(CLI::Range(0, 255));
+  inspectCmd
+      ->add_option("--ptxas-fast-compile", inspect.ptxasFastCompile,
+                   "ptxas --Ofast-compile level: 0, min, mid, max")
+      ->check(CLI::IsMember({"0", "min", "mid", "max"}));
   inspectCmd->add_option("--cache-dir", inspect.cacheDir, "compile cache root");
   inspectCmd->add_flag("--no-cache", inspectNoCache, "compile without the cache");
 
