@@ -9,9 +9,12 @@ buffer is compared afterwards (exactly for integers, with a tolerance for
 floats). kiln kernels run through kiln's runtime library (C API, ctypes).
 
     python3 conformance.py --ttir TTIR_DIR --kiln-out DIR --runtime-lib LIB \
-        [--json results.json] [--bench]
+        [--json results.json] [--bench] [--time]
 
 Prints one line per file (parsed/compiled/ran/matched) and a summary line;
+--time also times every matched kernel, kiln's and Triton's, on that
+file's conformance inputs (small shapes: a comparison of two builds of one
+kernel, not the corpus README's benchmark);
 --bench also times vadd, softmax and layernorm at the corpus README shapes,
 kiln and Triton side by side (triton.testing.do_bench, which clears L2
 between repeats), and prints a Markdown table.
@@ -181,7 +184,7 @@ def compare(a, b, tf32=False):
     return ok, 0 if ok else int((a != b).sum())
 
 
-def run_one(kiln, ttir, art_dir, results):
+def run_one(kiln, ttir, art_dir, results, time_kernels=False):
     name = os.path.basename(ttir)[:-5]
     row = {"kernel": name, "parsed": False, "compiled": False, "ran": False, "matched": False}
     results.append(row)
@@ -227,6 +230,13 @@ def run_one(kiln, ttir, art_dir, results):
                     row.setdefault("mismatch", []).append(f"{s['name']} (error {err})")
         row["matched"] = matched
         row["worst_error"] = worst
+        if time_kernels:
+            # Kernel time on this file's conformance shapes (not the corpus
+            # README's benchmark shapes): do_bench, median, L2 cleared.
+            from triton.testing import do_bench
+            packed = Kiln.pack(sig, ours)
+            row["kiln_ms"] = do_bench(lambda: kiln.launch(k, grid, packed), warmup=10, rep=60)
+            row["triton_ms"] = do_bench(lambda: tk[grid](*theirs), warmup=10, rep=60)
     except Exception as e:  # report and go on with the next kernel
         row["error"] = f"{type(e).__name__}: {e}"
         traceback.print_exc(file=sys.stderr)
@@ -327,7 +337,7 @@ def run_isolated(args, path):
     import subprocess
     cmd = [sys.executable, os.path.abspath(__file__), "--one", path,
            "--kiln-out", args.kiln_out, "--runtime-lib", args.runtime_lib,
-           "--ttir", *args.ttir]
+           "--ttir", *args.ttir] + (["--time"] if args.time else [])
     name = os.path.basename(path)[:-5]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -360,12 +370,15 @@ def main():
                         "(N for NxNxN, or MxNxK; e.g. 2048,4096,8192,1040x1040x8224)")
     p.add_argument("--only", default="",
                    help="comma-separated kernel names: run just these files")
+    p.add_argument("--time", action="store_true",
+                   help="also time each matched kernel, kiln's and Triton's, on the "
+                        "file's conformance inputs (do_bench median, ms)")
     p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.one:
         kiln = Kiln(a.runtime_lib)
         results = []
-        run_one(kiln, a.one, a.kiln_out, results)
+        run_one(kiln, a.one, a.kiln_out, results, time_kernels=a.time)
         print(json.dumps(results[0]), flush=True)
         return
     results = []
@@ -382,6 +395,9 @@ def main():
         flags = " ".join(f"{k}={'yes' if row[k] else 'no'}"
                          for k in ("parsed", "compiled", "ran", "matched"))
         extra = row.get("note") or row.get("error") or ", ".join(row.get("mismatch", []))
+        if "kiln_ms" in row:
+            extra = (f"kiln {row['kiln_ms'] * 1e3:.1f} us, Triton {row['triton_ms'] * 1e3:.1f} us "
+                     f"{extra}").rstrip()
         print(f"{row['kernel']:55s} {flags} {extra}".rstrip(), flush=True)
         if a.json:  # so far, in case the run is cut short
             json.dump({"conformance": results, "partial": True}, open(a.json, "w"), indent=1)
