@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-convert-to-llvm -canonicalize | FileCheck %s --enable-var-scope
+// RUN: kiln-opt %S/Inputs/convert-wrapping.mlir -kgpu-convert-to-llvm -canonicalize | FileCheck %s --check-prefix=WRAP --enable-var-scope
 
 // Shared-memory addresses are one per-thread pointer plus constants: the
 // operand staging stores, every ldmatrix fragment and the epilogue's layout
@@ -70,3 +71,27 @@ tt.func public @dot_once(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.
   tt.store %pc2, %d : tensor<64x64x!tt.ptr<f32>>
   tt.return
 }
+
+// Where a layout's tile is larger than the tensor (the second RUN line:
+// a 2x4 tensor whose layouts tile 8x16 and 32x8 elements over 4 warps),
+// indices wrap around the shape and each element's address is computed
+// on its own (urem), for the stores of the source and the loads of the
+// destination alike: four stores and two loads, none of them at a constant
+// offset from a shared base.
+// WRAP-LABEL: llvm.func @cvt
+// WRAP:         llvm.urem
+// WRAP:         %[[S0:.*]] = llvm.getelementptr %[[SMEM:.*]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP:         %[[S1:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP:         %[[S2:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP:         %[[S3:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP:         nvvm.barrier0
+// WRAP-NEXT:    llvm.store %{{.*}}, %[[S0]] : i64, !llvm.ptr<3>
+// WRAP-NEXT:    llvm.store %{{.*}}, %[[S1]] : i64, !llvm.ptr<3>
+// WRAP-NEXT:    llvm.store %{{.*}}, %[[S2]] : i64, !llvm.ptr<3>
+// WRAP-NEXT:    llvm.store %{{.*}}, %[[S3]] : i64, !llvm.ptr<3>
+// WRAP-NEXT:    nvvm.barrier0
+// WRAP:         llvm.urem
+// WRAP:         %[[L0:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP:         %[[L1:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// WRAP-NEXT:    llvm.load %[[L0]] : !llvm.ptr<3> -> i64
+// WRAP-NEXT:    llvm.load %[[L1]] : !llvm.ptr<3> -> i64
