@@ -265,9 +265,16 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     (`kgpu.wgmma_wait 1`, the accumulator tied through it), passes a
     `kgpu.barrier` and refills the slot that group read. The loop runs
     under `scf.if (lb < ub)` holding the last `kgpu.wgmma_wait 0`.
+
+    The pipelined loop carries `loop_annotation =
+    #llvm.loop_annotation<unroll = <disable = true>>`: it keeps
+    `num-stages - 1` iterations in flight already, and ptxas unrolls a K
+    loop of constant trip count completely otherwise (`.pragma "nounroll"`
+    in the PTX stops it).
   }];
   let dependentDialects = ["::kiln::kgpu::KGPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"numStages", "num-stages", "int", /*default=*/"3",
            "shared-memory slots (iterations in flight + 1); < 2 disables">,
