@@ -212,7 +212,7 @@ Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
 
 /// Shared-memory addresses of every element the thread holds of a `layout`
 /// tensor of `shape` stored at byte `byteOffset`, element (i0, i1, ...) at
-/// element `extra + sum(ik * strides[k])` (`extra` may be null: 0).
+/// element `sum(ik * strides[k])`.
 /// Where no dimension wraps around (the layout's tile divides the shape),
 /// an element's index is the thread's base plus a constant, so every
 /// address is one per-thread pointer plus a constant (`[%r + imm]` in PTX)
@@ -223,8 +223,7 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
                                     const Lowering &l, Attribute layout,
                                     ArrayRef<int64_t> shape,
                                     ArrayRef<int64_t> strides,
-                                    int64_t byteOffset, Type mem,
-                                    Value extra) {
+                                    int64_t byteOffset, Type mem) {
   SmallVector<int64_t> tile = kgpu::getTileShape(layout);
   bool wraps = false;
   for (unsigned d = 0; d < shape.size(); ++d)
@@ -232,7 +231,7 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
   SmallVector<Value> addresses;
   if (wraps) {
     for (auto &idx : emitIndices(b, loc, l, layout, shape)) {
-      Value lin = extra ? extra : i32Const(b, loc, 0);
+      Value lin = i32Const(b, loc, 0);
       for (unsigned d = 0; d < shape.size(); ++d)
         lin = LLVM::AddOp::create(
             b, loc, lin,
@@ -242,7 +241,7 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
     return addresses;
   }
   auto [lane, warp] = laneAndWarp(b, loc, l);
-  Value lin = extra ? extra : i32Const(b, loc, 0);
+  Value lin = i32Const(b, loc, 0);
   for (auto [d, dimTerms] : llvm::enumerate(kgpu::getThreadBaseTerms(layout)))
     for (const kgpu::BaseTerm &t : dimTerms)
       lin = LLVM::AddOp::create(
@@ -1526,7 +1525,7 @@ moveThroughSharedMemory(Operation *op, ConversionPatternRewriter &rewriter,
         rewriter, loc, l, type.getEncoding(), type.getShape(),
         rowMajorStrides(type.getShape()),
         offsetAttr.getInt() + int64_t(k) * numel * int64_t(bitWidth(mem) / 8),
-        mem, /*extra=*/nullptr);
+        mem);
     for (auto [i, addr] : llvm::enumerate(addrs))
       LLVM::StoreOp::create(rewriter, loc, toMemory(rewriter, loc, vals[i]),
                             addr);
@@ -2072,7 +2071,7 @@ struct DotLowering : KPattern<tt::DotOp> {
       SmallVector<Value> addrs = elementAddresses(
           rewriter, loc, l, type.getEncoding(), type.getShape(),
           rowMajorStrides(type.getShape()),
-          base + first * int64_t(bitWidth(mem) / 8), mem, /*extra=*/nullptr);
+          base + first * int64_t(bitWidth(mem) / 8), mem);
       for (auto [i, addr] : llvm::enumerate(addrs))
         LLVM::StoreOp::create(rewriter, loc, vals[i], addr);
     };
@@ -2192,7 +2191,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     SmallVector<Value> vals = unpack(rewriter, loc, converted);
     SmallVector<Value> addrs = elementAddresses(
         rewriter, loc, l, type.getEncoding(), type.getShape(), {stride, 1},
-        byteBase, mem, /*extra=*/nullptr);
+        byteBase, mem);
     SmallVector<unsigned> starts;
     unsigned vec = 1;
     unsigned bytes = bitWidth(mem) / 8;
@@ -2791,8 +2790,7 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> addrs = elementAddresses(
         rewriter, loc, l, src.getEncoding(), src.getShape(),
-        rowMajorStrides(src.getShape()), offsetAttr.getInt(), mem,
-        /*extra=*/nullptr);
+        rowMajorStrides(src.getShape()), offsetAttr.getInt(), mem);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     // An mma.sync-layout source holds its elements in pairs of adjacent
@@ -2823,8 +2821,7 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     // for stores).
     SmallVector<Value> dstAddrs = elementAddresses(
         rewriter, loc, l, dst.getEncoding(), dst.getShape(),
-        rowMajorStrides(dst.getShape()), offsetAttr.getInt(), mem,
-        /*extra=*/nullptr);
+        rowMajorStrides(dst.getShape()), offsetAttr.getInt(), mem);
     SmallVector<unsigned> starts;
     unsigned vec = 1;
     if (fastestDim(dst.getEncoding()) == dst.getRank() - 1 &&
