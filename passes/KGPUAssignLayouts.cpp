@@ -149,6 +149,52 @@ struct KGPUAssignLayouts
     return failure(result.wasInterrupted());
   }
 
+  /// Clones every op `cheap` accepts whose one tensor result has several
+  /// uses, so that each use has its own copy (and so its own layout group).
+  /// Users come before producers: a clone's operands get copies in turn.
+  static void giveEachUseACopy(tt::FuncOp fn,
+                               function_ref<bool(Operation *)> cheap) {
+    SmallVector<Operation *> candidates;
+    fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->getNumResults() == 1 && isTensor(op->getResult(0)) &&
+          op->getNumRegions() == 0 && cheap(op))
+        candidates.push_back(op);
+    });
+    // Uses are counted when an op is reached, after its users were copied.
+    for (Operation *op : llvm::reverse(candidates)) {
+      if (op->getResult(0).use_empty() || op->getResult(0).hasOneUse())
+        continue;
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : op->getResult(0).getUses())
+        uses.push_back(&use);
+      OpBuilder builder(op);
+      builder.setInsertionPointAfter(op);
+      for (OpOperand *use : llvm::drop_begin(uses))
+        use->set(builder.clone(*op)->getResult(0));
+    }
+  }
+
+  /// Index computations: ranges, splats, constants, integer arithmetic,
+  /// expand_dims and broadcasts.
+  static bool isIndexComputation(Operation *op) {
+    if (isa<arith::ConstantOp, tt::SplatOp, tt::MakeRangeOp,
+            tt::ExpandDimsOp, tt::BroadcastOp>(op))
+      return true;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return type && type.getElementType().isIntOrIndex() &&
+           isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
+               arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::AndIOp,
+               arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRSIOp,
+               arith::ShRUIOp, arith::ExtSIOp, arith::ExtUIOp,
+               arith::TruncIOp, arith::CmpIOp>(op);
+  }
+
+  /// Set once a function's index computations have been given one copy
+  /// per use (see assign()).
+  bool indicesRematerialized = false;
+  /// Which grouping of assign(fn) is running (0 first).
+  int isolationRound = 0;
+
   LogicalResult assign(tt::FuncOp fn) {
     // A first grouping finds the global accesses that would share a
     // tensor-core accumulator layout; those get a kgpu.convert_layout
@@ -160,28 +206,16 @@ struct KGPUAssignLayouts
     // does not put the loop's loads in the accumulator's layout group.
     bool hasMmaDot = false;
     fn.walk([&](tt::DotOp dot) { hasMmaDot |= bool(mmaLayoutFor(dot)); });
-    if (hasMmaDot) {
-      SmallVector<Operation *> shared;
-      fn.walk([&](Operation *op) {
-        if (isa<arith::ConstantOp, tt::SplatOp, tt::MakeRangeOp>(op) &&
-            op->getNumResults() == 1 && isTensor(op->getResult(0)) &&
-            !op->getResult(0).hasOneUse())
-          shared.push_back(op);
+    if (hasMmaDot)
+      giveEachUseACopy(fn, [](Operation *op) {
+        return isa<arith::ConstantOp, tt::SplatOp, tt::MakeRangeOp>(op);
       });
-      for (Operation *op : shared) {
-        SmallVector<OpOperand *> uses;
-        for (OpOperand &use : op->getResult(0).getUses())
-          uses.push_back(&use);
-        OpBuilder builder(op);
-        builder.setInsertionPointAfter(op);
-        for (OpOperand *use : llvm::drop_begin(uses))
-          use->set(builder.clone(*op)->getResult(0));
-      }
-    }
+    indicesRematerialized = false;
     // Stores first: a store's pointers often share index tensors with a
     // load's, so only what still shares the accumulator's group after the
-    // stores are isolated needs a boundary (at most three groupings).
-    for (int round = 0; round < 2; ++round) {
+    // stores are isolated needs a boundary (at most four groupings).
+    for (int round = 0; round < 3; ++round) {
+      isolationRound = round;
       bool changed = false;
       if (failed(assign(fn, /*isolateAccesses=*/true, changed)))
         return failure();
@@ -306,6 +340,30 @@ struct KGPUAssignLayouts
         return isTensor(v) && classes.contains(v) &&
                mmaOf.count(classes.getLeaderValue(v));
       };
+      // A load of a dot operand (A or B) still in the accumulator's group
+      // once the stores are isolated (from the second grouping on) got
+      // there through index tensors its pointers share with the
+      // accumulator's users (say a row-offset tensor that both the Q
+      // pointers and a mask on the attention scores broadcast): give every
+      // use its own copy of the index computations once, and group again,
+      // rather than load in the accumulator's layout (uncoalesced) or
+      // convert after the load. (A load combined with the accumulator
+      // itself, an epilogue's bias, belongs in its group.)
+      bool loadInMmaGroup = false;
+      fn.walk([&](tt::LoadOp load) {
+        if (!inMmaGroup(load.getResult()))
+          return;
+        for (Operation *user : load.getResult().getUsers())
+          if (auto dot = dyn_cast<tt::DotOp>(user))
+            loadInMmaGroup |= dot.getA() == load.getResult() ||
+                              dot.getB() == load.getResult();
+      });
+      if (loadInMmaGroup && isolationRound > 0 && !indicesRematerialized) {
+        indicesRematerialized = true;
+        giveEachUseACopy(fn, isIndexComputation);
+        changed = true;
+        return success();
+      }
       SmallVector<Operation *> accesses;
       fn.walk([&](tt::StoreOp store) {
         if (inMmaGroup(store.getValue()))

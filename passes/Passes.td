@@ -111,6 +111,13 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     results and expand_dims operands, and inserts `kgpu.convert_layout`
     where two demands disagree. Records the CTA shape on the module.
 
+    Where a tensor-core dot is present, constants, splats and ranges get
+    one copy per use; and when a dot operand's load is still in the
+    accumulator's group once the stores are isolated (index tensors shared
+    between its pointers and a mask on the accumulator, as in attention
+    kernels), every index computation (integer arithmetic, expand_dims and
+    broadcasts of those) does too, and the grouping runs again.
+
     With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
     whose M, N and K are multiples of 16, 8 and 16, or on f32 operands with
     inputPrecision tf32 or tf32x3 and an f32 accumulator whose M, N and K
