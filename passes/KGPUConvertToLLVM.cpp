@@ -210,6 +210,15 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
                   int64_t byteOffset, Type elem, Value index);
 
+/// `ptr` advanced by the constant `elems` elements of type `elem`.
+Value offsetPointer(OpBuilder &b, Location loc, Value ptr, Type elem,
+                    int64_t elems) {
+  if (elems == 0)
+    return ptr;
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), elem, ptr,
+                             ArrayRef<LLVM::GEPArg>{int32_t(elems)});
+}
+
 /// Shared-memory addresses of every element the thread holds of a `layout`
 /// tensor of `shape` stored at byte `byteOffset`, element (i0, i1, ...) at
 /// element `sum(ik * strides[k])`.
@@ -240,6 +249,8 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
     }
     return addresses;
   }
+  // The thread's base index (emitIndices), each term times its
+  // dimension's stride.
   auto [lane, warp] = laneAndWarp(b, loc, l);
   Value lin = i32Const(b, loc, 0);
   for (auto [d, dimTerms] : llvm::enumerate(kgpu::getThreadBaseTerms(layout)))
@@ -249,16 +260,11 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
           LLVM::MulOp::create(b, loc, baseTermValue(b, loc, lane, warp, t),
                               i32Const(b, loc, strides[d])));
   Value base = smemAddress(b, loc, l, byteOffset, mem, lin);
-  auto ptrTy = base.getType();
   for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
     int64_t c = 0;
     for (unsigned d = 0; d < shape.size(); ++d)
       c += off[d] * strides[d];
-    addresses.push_back(
-        c == 0 ? base
-               : LLVM::GEPOp::create(b, loc, ptrTy, mem, base,
-                                     ArrayRef<LLVM::GEPArg>{int32_t(c)})
-                     .getResult());
+    addresses.push_back(offsetPointer(b, loc, base, mem, c));
   }
   return addresses;
 }
@@ -1837,13 +1843,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   auto wrapped = [&](Value x, int64_t tile, int64_t extent) {
     return extent >= tile ? x : im.urem(x, extent);
   };
-  Type smemPtr = LLVM::LLVMPointerType::get(ctx,
-                                            l.target->getSharedAddressSpace());
-  auto at = [&](Value basePtr, int64_t elems) -> Value {
-    if (elems == 0)
-      return basePtr;
-    return LLVM::GEPOp::create(rewriter, loc, smemPtr, mem, basePtr,
-                               ArrayRef<LLVM::GEPArg>{int32_t(elems)});
+  auto at = [&](Value basePtr, int64_t elems) {
+    return offsetPointer(rewriter, loc, basePtr, mem, elems);
   };
   // A: lane l gives the address of row l % 16, k half l / 16.
   Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
@@ -1880,8 +1881,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     for (int64_t rm = 0; rm < repM; ++rm)
       aFrag.push_back(ldmatrix(at(aPtr, rm * tileM * strideA + kk * 16),
                                /*trans=*/false));
-    // B fragments, two N tiles per ldmatrix.x4.trans: lane l gives the
-    // address of k row l % 16 of N tile rn + l / 16.
+    // B fragments, two N tiles per ldmatrix.x4 (.trans where B is stored
+    // K rows of N).
     SmallVector<std::array<Value, 2>> bFrag(repN);
     for (int64_t rn = 0; rn < repN; rn += 2) {
       // bKMajor: matrices (N tile rn | rn + 1) x (k 0-7 | 8-15);
