@@ -195,8 +195,8 @@ Status CompileJob::validate() const {
                std::to_string(options.maxnreg));
   if (options.optLevel < 0 || options.optLevel > 3)
     return bad("options.opt_level must be in [0, 3], got " + std::to_string(options.optLevel));
-  if (options.ptxasFastCompile != "0" && options.ptxasFastCompile != "min" &&
-      options.ptxasFastCompile != "mid" && options.ptxasFastCompile != "max")
+  const std::vector<std::string>& levels = ptxasFastCompileLevels();
+  if (std::find(levels.begin(), levels.end(), options.ptxasFastCompile) == levels.end())
     return bad("options.ptxas_fast_compile must be 0, min, mid or max, got '" +
                options.ptxasFastCompile + "'");
   if (options.ptxasFastCompile != "0" && target.backend != "cuda")

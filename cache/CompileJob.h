@@ -53,6 +53,13 @@ struct JobTarget {
   int warpSize = 32;
 };
 
+/// The ptxas --Ofast-compile levels JobOptions::ptxasFastCompile takes, in
+/// ptxas's order; "0" is off.
+inline const std::vector<std::string>& ptxasFastCompileLevels() {
+  static const std::vector<std::string> levels = {"0", "min", "mid", "max"};
+  return levels;
+}
+
 /// Compile options at their effective values: a default left out and the
 /// same default written out are the same value here, hence one key.
 struct JobOptions {

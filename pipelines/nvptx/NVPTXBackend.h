@@ -246,8 +246,10 @@ struct PtxasOutput {
 };
 
 /// One ptxas run: `ptxas -arch=<arch> -O<optLevel> -v [--warn-on-spills]
-/// <extra> -o <tmp>.cubin <tmp>.ptx` with files of one unique name in the
-/// temporary directory (TMPDIR), in this process's environment plus, in GLIBC_TUNABLES,
+/// <extra> -o <tmp>.cubin <tmp>.ptx` (`--Ofast-compile=<level>` in place
+/// of `-O<optLevel>` where ptxasFastCompile sets one) with files of one
+/// unique name in the temporary directory (TMPDIR), in this process's
+/// environment plus, in GLIBC_TUNABLES,
 /// glibc.malloc.hugetlb=1 and glibc.malloc.top_pad=64 MiB unless the user
 /// set those tunables (ptxas's heap grows in one step and is backed by
 /// transparent huge pages: ~3 ms less on a small kernel, the same cubin).

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cache/CompileJob.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
@@ -62,7 +63,7 @@ int main(int argc, char **argv) {
       ->add_option("--ptxas-fast-compile", compile.ptxasFastCompile,
                    "ptxas --Ofast-compile level: 0 (off), min, mid, max; "
                    "faster ptxas, possibly slower kernels (part of the job)")
-      ->check(CLI::IsMember({"0", "min", "mid", "max"}))
+      ->check(CLI::IsMember(kiln::cache::ptxasFastCompileLevels()))
       ->capture_default_str();
   compileCmd->add_option("--cache-dir", compile.cacheDir,
                          "compile cache root (default: $KILN_CACHE_DIR, "
@@ -109,7 +110,7 @@ int main(int argc, char **argv) {
   inspectCmd
       ->add_option("--ptxas-fast-compile", inspect.ptxasFastCompile,
                    "ptxas --Ofast-compile level: 0, min, mid, max")
-      ->check(CLI::IsMember({"0", "min", "mid", "max"}));
+      ->check(CLI::IsMember(kiln::cache::ptxasFastCompileLevels()));
   inspectCmd->add_option("--cache-dir", inspect.cacheDir, "compile cache root");
   inspectCmd->add_flag("--no-cache", inspectNoCache, "compile without the cache");
 
