@@ -134,6 +134,9 @@ def main():
     ap.add_argument("--target", default="sm_90a", help="kiln --target (Triton compiles for capability 90)")
     ap.add_argument("--kiln-arg", action="append", default=[], help="extra kiln compile argument (repeatable)")
     ap.add_argument("--json", help="write every sample to this file")
+    ap.add_argument("--kiln-b", metavar="PATH",
+                    help="also run this second kiln binary (column 'kiln B'), alternating with the "
+                         "others: an A/B of two builds in one run")
     ap.add_argument("--ab-env", action="append", default=[], metavar="VAR=VALUE",
                     help="also run kiln with this environment (column 'kiln B'), alternating with "
                          "the others: e.g. KILN_PTXAS_EARLY=0 (repeatable)")
@@ -148,8 +151,8 @@ def main():
         triton = Triton(work)
         kiln = Kiln(os.path.abspath(a.kiln), a.target, a.kiln_arg, work)
         kiln_b = None
-        if a.ab_env:
-            kiln_b = Kiln(os.path.abspath(a.kiln), a.target, a.kiln_arg, work,
+        if a.ab_env or a.kiln_b:
+            kiln_b = Kiln(os.path.abspath(a.kiln_b or a.kiln), a.target, a.kiln_arg, work,
                           dict(kv.split("=", 1) for kv in a.ab_env))
         warm = os.path.join(REPO, "bench", "conformance", "kernels", "cumsum_kernel.ttir")
         if not os.path.exists(warm):
@@ -184,7 +187,8 @@ def main():
             print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x)",
                   flush=True)
 
-        b_head = f" kiln B wall ({' '.join(a.ab_env)}) | B/Triton wall |" if kiln_b else ""
+        b_desc = " ".join(([f"binary {a.kiln_b}"] if a.kiln_b else []) + a.ab_env)
+        b_head = f" kiln B wall ({b_desc}) | B/Triton wall |" if kiln_b else ""
         print("\n| kernel | W/S | Triton wall | kiln wall | kiln in-process | kiln/Triton wall "
               "| Triton CPU | kiln CPU | kiln/Triton CPU |" + b_head)
         print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if kiln_b else ""))
@@ -216,7 +220,7 @@ def main():
                    "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
                              **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
                                 for side in ("triton", "kiln", "kiln_b")}} for r in rows],
-                   "kiln_b_env": a.ab_env,
+                   "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b,
                    "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
             with open(a.json, "w") as f:
                 json.dump(doc, f, indent=1)
