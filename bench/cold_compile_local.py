@@ -24,7 +24,8 @@ Two clocks per compile: wall (what the issue's target is about) and CPU
 for, ptxas included; for Triton the CPU time of this whole process plus its
 children). On a machine shared with other work, wall time carries the
 machine's load; CPU time mostly does not, so compare the CPU ratios there.
-Both compilers compile an unrelated kernel once first (imports, page cache).
+Each compiler (kiln B too) compiles an unrelated kernel once first (imports,
+page cache).
 
 Prints one table (medians of --repeats, ms) and, with --json FILE, writes
 every sample. Kernels either compiler rejects are listed with the reason.
@@ -141,6 +142,22 @@ def main():
                     help="also run kiln with this environment (column 'kiln B'), alternating with "
                          "the others: e.g. KILN_PTXAS_EARLY=0 (repeatable)")
     a = ap.parse_args()
+    if a.repeats < 1:
+        ap.error(f"--repeats must be at least 1, got {a.repeats}")
+    for flag, path in (("--kiln", a.kiln), ("--kiln-b", a.kiln_b)):
+        if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            ap.error(f"{flag}: not an executable file: {path}")
+    if a.kiln_b:
+        a.kiln_b = os.path.abspath(a.kiln_b)
+    for kv in a.ab_env:
+        if "=" not in kv or kv.startswith("="):
+            ap.error(f"--ab-env takes VAR=VALUE, got {kv!r}")
+    if not os.path.isdir(a.corpus):
+        ap.error(f"--corpus: not a directory: {a.corpus}")
+    if a.json:  # fail now, not after the whole run
+        out_dir = os.path.dirname(os.path.abspath(a.json))
+        if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
+            ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
 
     names = sorted(f[:-5] for f in os.listdir(a.corpus)
                    if f.endswith(".ttir") and os.path.exists(os.path.join(a.corpus, f[:-5] + ".json")))
@@ -159,6 +176,8 @@ def main():
             warm = os.path.join(a.corpus, names[0] + ".ttir")
         triton.compile(warm, *options_of(warm))
         kiln.compile(warm, *options_of(warm))
+        if kiln_b:
+            kiln_b.compile(warm, *options_of(warm))
         load = os.getloadavg()
         print(f"kiln {kiln.binary} --target {a.target}; Triton {triton.triton.__version__}, ptxas {triton.ptxas}; "
               f"{os.cpu_count()} CPUs, load average {load[0]:.2f} at the start; median of {a.repeats}, ms",
@@ -184,7 +203,8 @@ def main():
             rows.append(row)
             tw, tc = median([x[0] for x in row["triton"]]), median([x[1] for x in row["triton"]])
             kw, kc = median([x[0] for x in row["kiln"]]), median([x[1] for x in row["kiln"]])
-            print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x)",
+            bw = f", kiln B {median([x[0] for x in row['kiln_b']]):.1f} ms" if kiln_b else ""
+            print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x){bw}",
                   flush=True)
 
         b_desc = " ".join(([f"binary {a.kiln_b}"] if a.kiln_b else []) + a.ab_env)

@@ -42,6 +42,19 @@ def main():
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.repeats < 1:
+        ap.error(f"--repeats must be at least 1, got {a.repeats}")
+    ptxas = shutil.which(a.ptxas)
+    if not ptxas:
+        ap.error(f"ptxas not found or not executable: {a.ptxas}")
+    a.ptxas = ptxas
+    for f in a.ptx:
+        if not os.path.isfile(f):
+            ap.error(f"not a file: {f}")
+    if a.json:  # fail now, not after the whole run
+        out_dir = os.path.dirname(os.path.abspath(a.json))
+        if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
+            ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
     work = tempfile.mkdtemp(prefix="ptxas-env-")
     samples = {(f, v): [] for f in a.ptx for v in VARIANTS}
     cubins = {}
@@ -70,12 +83,12 @@ def main():
         print(f"ptxas {a.ptxas}, -arch={a.arch} -O3, {a.repeats} repeats, {os.cpu_count()} CPUs; wall ms")
         print("| PTX | variant | min | median | max |\n|---|---|---|---|---|")
         for (f, v), xs in samples.items():
-            print(f"| {os.path.basename(f)} | {v} | {min(xs):.1f} | {statistics.median(xs):.1f} | {max(xs):.1f} |")
+            print(f"| {f} | {v} | {min(xs):.1f} | {statistics.median(xs):.1f} | {max(xs):.1f} |")
         print("cubins identical across variants: yes")
         if a.json:
             with open(a.json, "w") as j:
                 json.dump({"ptxas": a.ptxas, "arch": a.arch, "variants": VARIANTS,
-                           "samples": [{"ptx": os.path.basename(f), "variant": v, "wall_ms": xs}
+                           "samples": [{"ptx": f, "variant": v, "wall_ms": xs}
                                        for (f, v), xs in samples.items()]}, j, indent=1)
     finally:
         shutil.rmtree(work, ignore_errors=True)
