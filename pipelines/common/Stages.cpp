@@ -10,6 +10,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -67,8 +68,15 @@ void addLLVMLowering(OpPassManager &pm, llvm::StringRef target,
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Loop-carried structs become one block argument (phi) per field; the
   // canonicalizer then folds the field reads through the insertvalue chains.
+  // One sweep of the greedy driver (ops it changes are revisited within the
+  // sweep): the default's second sweep only confirmed convergence here. On
+  // the 68 corpus, kernels and kernels_dots files the PTX and cubins are
+  // byte-identical and the pipeline stage sums to 7% less (927.8 -> 861.7
+  // ms, opt build, build machine). LLVM's O3 runs on the result either way.
+  GreedyRewriteConfig oneSweep;
+  oneSweep.setMaxIterations(1);
   pm.addPass(createKGPUSplitStructBlockArgs());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCanonicalizerPass(oneSweep));
   pm.addPass(createCSEPass());
 }
 
