@@ -2687,6 +2687,20 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
                        (((sbo >> 4) & 0x3FFF) << 32) | (int64_t(1) << 62);
       return LLVM::OrOp::create(rewriter, loc, a, c64(fields));
     };
+    // One descriptor per operand, at the slot's start; every (K step,
+    // block) adds its byte offset >> 4 to it. The start-address field
+    // (bits 0-13) holds address >> 4 of an 18-bit shared address, and the
+    // slots lie within the kernel's shared memory (at most 227 KB on
+    // sm_90), so the sum never carries out of the field: the descriptor of
+    // the offset address, at one 64-bit add instead of an add, shift, and
+    // and or each.
+    Value descA0 = descriptor(aStart, 16, 1024);
+    Value descB0 = op.getBKMajor() ? descriptor(bStart, 16, 1024)
+                                   : descriptor(bStart, 1024, 1024 * (N / 64));
+    auto offsetDescriptor = [&](Value desc, int64_t bytes) -> Value {
+      assert(bytes % 16 == 0 && "matrix descriptor offsets are 16-byte units");
+      return bytes == 0 ? desc : addI(desc, c64(bytes >> 4));
+    };
     auto mma = cast<kgpu::MmaEncodingAttr>(
         cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
     int64_t blockRows = 16 * mma.getWarpsPerCTA()[0];
@@ -2707,19 +2721,15 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
         Value &accVal = accVals[blk];
         // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
         // per row in the 8-row atoms.
-        Value aAddr = addI(aStart, c64((k0 / 64) * M * 128 + (k0 % 64) * 2 +
-                                       blk * blockRows * 128));
-        Value descA = descriptor(aAddr, 16, 1024);
+        Value descA = offsetDescriptor(
+            descA0,
+            (k0 / 64) * M * 128 + (k0 % 64) * 2 + blk * blockRows * 128);
         // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
         // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
         // rows of K, like A): 8-row N groups 1024 bytes apart.
-        Value descB =
-            op.getBKMajor()
-                ? descriptor(
-                      addI(bStart, c64((k0 / 64) * N * 128 + (k0 % 64) * 2)),
-                      16, 1024)
-                : descriptor(addI(bStart, c64((k0 / 8) * 1024 * (N / 64))),
-                             1024, 1024 * (N / 64));
+        Value descB = offsetDescriptor(
+            descB0, op.getBKMajor() ? (k0 / 64) * N * 128 + (k0 % 64) * 2
+                                    : (k0 / 8) * 1024 * (N / 64));
         accVal = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, accStruct, accVal, descA, descB,
             NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,

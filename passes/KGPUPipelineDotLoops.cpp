@@ -12,11 +12,11 @@
 //   }
 // After (S = num-stages slots):
 //   async_copy A, B of iterations 0 .. S-2 into slots 0 .. S-2 (one group each)
-//   scf.for %k iter_args(%acc, %i = 0, %pa' = ptrs of iteration S-1, ...) {
-//     kgpu.async_wait S-2                  // slot i % S has landed
+//   scf.for %k iter_args(%acc, %s = 0, %pa' = ptrs of iteration S-1, ...) {
+//     kgpu.async_wait S-2                  // slot %s = i % S has landed
 //     async_copy A, B of iteration i+S-1 into slot (i+S-1) % S ; commit
-//     %d = kgpu.local_dot %acc slot i % S
-//     scf.yield %d, %i + 1, next(%pa'), ...
+//     %d = kgpu.local_dot %acc slot %s     // (i+S-1) % S = %s == 0 ? S-1 : %s-1
+//     scf.yield %d, (%s + 1 == S ? 0 : %s + 1), next(%pa'), ...
 //   }
 //   kgpu.async_wait 0
 // With wgmma (sm_90a) the body is: async_wait S-2; local_dot (issued, not
@@ -405,12 +405,18 @@ struct KGPUPipelineDotLoops
       Block *body = newLoop.getBody();
       b.setInsertionPointToStart(body);
       Value acc = newLoop.getRegionIterArgs()[0];
-      Value i = newLoop.getRegionIterArgs()[1];
+      // The slot this iteration reads, i % S, is carried and wrapped with a
+      // select, and the slot it refills, (i + S - 1) % S, is the one
+      // before it: remainders by S cost ptxas a multiply-high sequence per
+      // iteration (and LLVM rewrote each slot address through them).
+      Value readSlot = newLoop.getRegionIterArgs()[1];
       SmallVector<Value> ahead(newLoop.getRegionIterArgs().drop_front(2));
       kgpu::AsyncWaitOp::create(b, loc, S - 2);
-      Value readSlot = arith::RemSIOp::create(b, loc, i, c32(S));
-      Value writeSlot = arith::RemSIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, i, c32(S - 1)), c32(S));
+      Value writeSlot = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, readSlot,
+                                c32(0)),
+          c32(S - 1), arith::SubIOp::create(b, loc, readSlot, c32(1)));
       Value iv = arith::AddIOp::create(
           b, loc, newLoop.getInductionVar(),
           arith::MulIOp::create(b, loc, step, c32(S - 1)));
@@ -445,8 +451,13 @@ struct KGPUPipelineDotLoops
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
                            offsets, slotBytes, swizzle);
       }
-      SmallVector<Value> yields = {accOut,
-                                   arith::AddIOp::create(b, loc, i, c32(1))};
+      Value slotAfter = arith::AddIOp::create(b, loc, readSlot, c32(1));
+      Value nextSlot = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slotAfter,
+                                c32(S)),
+          c32(0), slotAfter);
+      SmallVector<Value> yields = {accOut, nextSlot};
       yields.append(next);
       scf::YieldOp::create(b, loc, yields);
     }

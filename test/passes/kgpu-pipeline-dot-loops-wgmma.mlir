@@ -21,14 +21,22 @@
 // WGMMA: %[[INIT:.+]] = kgpu.wgmma_fence %{{.+}} : tensor<128x256xf32, #mma>
 // WGMMA: %[[ANY:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : i32
 // WGMMA: %[[RES:.+]] = scf.if %[[ANY]] -> (tensor<128x256xf32, #mma>)
-// WGMMA: %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %[[INIT]]
+// The slot read, i % 3, is carried and wrapped with a select; the slot
+// refilled, (i + 2) % 3, is the one before it.
+// WGMMA: %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %[[INIT]], %[[SLOT:[^ ]+]] = %c0_i32
 // WGMMA: kgpu.async_wait 1
-// WGMMA: %[[D:.+]] = kgpu.local_dot %[[ACC]] {{.*}}noWait{{.*}}wgmma
+// WGMMA: %[[PREV:.+]] = arith.subi %[[SLOT]], %c1_i32{{.*}} : i32
+// WGMMA: %[[FIRST:.+]] = arith.cmpi eq, %[[SLOT]], %c0_i32{{.*}} : i32
+// WGMMA: %[[REFILL:.+]] = arith.select %[[FIRST]], %c2_i32, %[[PREV]] : i32
+// WGMMA: %[[D:.+]] = kgpu.local_dot %[[ACC]] slot %[[SLOT]] {{.*}}noWait{{.*}}wgmma
 // WGMMA: %[[W:.+]] = kgpu.wgmma_wait 1 %[[D]] : tensor<128x256xf32, #mma>
 // WGMMA-NEXT: kgpu.barrier
-// WGMMA: kgpu.async_copy
-// WGMMA: kgpu.async_copy
-// WGMMA: scf.yield %[[W]]
+// WGMMA: kgpu.async_copy {{.*}} slot %[[REFILL]]
+// WGMMA: kgpu.async_copy {{.*}} slot %[[REFILL]]
+// WGMMA: %[[AFTER:.+]] = arith.addi %[[SLOT]], %c1_i32{{.*}} : i32
+// WGMMA: %[[WRAP:.+]] = arith.cmpi eq, %[[AFTER]], %c3_i32 : i32
+// WGMMA: %[[NEXT:.+]] = arith.select %[[WRAP]], %c0_i32{{.*}}, %[[AFTER]] : i32
+// WGMMA: scf.yield %[[W]], %[[NEXT]]
 // WGMMA: %[[DONE:.+]] = kgpu.wgmma_wait 0 %[[LOOP]]#0 : tensor<128x256xf32, #mma>
 // WGMMA-NEXT: scf.yield %[[DONE]]
 // WGMMA-NEXT: } else {
@@ -41,8 +49,22 @@
 // WGMMA-LLVM: nvvm.cp.async.wait.group 1
 // WGMMA-LLVM-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // WGMMA-LLVM: nvvm.barrier0
+// One descriptor per operand per iteration; each further K step (16
+// elements: 32 bytes along A's rows, 2 = 32 >> 4; 1024 * 256 / 64 bytes
+// down B, 512 = 8192 >> 4) adds its offset >> 4 to it.
 // WGMMA-LLVM: nvvm.wgmma.fence.aligned
-// WGMMA-LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// WGMMA-LLVM: nvvm.wgmma.mma_async %[[DA:[0-9]+]], %[[DB:[0-9]+]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// WGMMA-LLVM: %[[K1:.+]] = llvm.mlir.constant(2 : i64) : i64
+// WGMMA-LLVM: %[[A1:.+]] = llvm.add %[[DA]], %[[K1]] : i64
+// WGMMA-LLVM: %[[K1B:.+]] = llvm.mlir.constant(512 : i64) : i64
+// WGMMA-LLVM: %[[B1:.+]] = llvm.add %[[DB]], %[[K1B]] : i64
+// WGMMA-LLVM: nvvm.wgmma.mma_async %[[A1]], %[[B1]],
+// WGMMA-LLVM: llvm.add %[[DA]], %{{.+}} : i64
+// WGMMA-LLVM: llvm.add %[[DB]], %{{.+}} : i64
+// WGMMA-LLVM: nvvm.wgmma.mma_async
+// WGMMA-LLVM: llvm.add %[[DA]], %{{.+}} : i64
+// WGMMA-LLVM: llvm.add %[[DB]], %{{.+}} : i64
+// WGMMA-LLVM: nvvm.wgmma.mma_async
 // WGMMA-LLVM: nvvm.wgmma.commit.group.sync.aligned
 // WGMMA-LLVM: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;", "=r,=r,
 // WGMMA-LLVM: nvvm.barrier0

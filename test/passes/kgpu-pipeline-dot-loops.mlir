@@ -22,8 +22,10 @@
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_copy
 // CHECK: kgpu.async_commit_group
-// CHECK: scf.for %[[IV:[^ ]+]] = {{.*}} to %[[UB:[^ ]+]] step %[[STEP:[^ ]+]] iter_args
+// CHECK: scf.for %[[IV:[^ ]+]] = {{.*}} to %[[UB:[^ ]+]] step %[[STEP:[^ ]+]] iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %c0_i32
+// CHECK-NOT: arith.remsi
 // CHECK: kgpu.async_wait 1
+// CHECK: %[[REFILL:.+]] = arith.select %{{.+}}, %c2_i32, %{{.+}} : i32
 // Whether iteration i + 2 exists is asked in i64 (the i32 sum wraps near
 // INT32_MAX and would read as an iteration that exists).
 // CHECK: %[[S64:.+]] = arith.extsi %[[STEP]] : i32 to i64
@@ -32,11 +34,13 @@
 // CHECK: %[[NEXT:.+]] = arith.addi %[[IV64]], %[[AHEAD]] : i64
 // CHECK: %[[UB64:.+]] = arith.extsi %[[UB]] : i32 to i64
 // CHECK: arith.cmpi slt, %[[NEXT]], %[[UB64]] : i64
-// CHECK: kgpu.async_copy
-// CHECK: kgpu.async_copy
+// CHECK: kgpu.async_copy {{.*}} slot %[[REFILL]]
+// CHECK: kgpu.async_copy {{.*}} slot %[[REFILL]]
 // CHECK: kgpu.async_commit_group
-// CHECK: kgpu.local_dot {{.*}} {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<64x32xf16, {{.*}}>, bOffset = 15360 : i64, bSlotBytes = 4608 : i64, bType = tensor<32x64xf16, {{.*}}>, numSlots = 3 : i32}
-// CHECK: scf.yield
+// CHECK: kgpu.local_dot %{{.+}} slot %[[SLOT]] {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<64x32xf16, {{.*}}>, bOffset = 15360 : i64, bSlotBytes = 4608 : i64, bType = tensor<32x64xf16, {{.*}}>, numSlots = 3 : i32}
+// CHECK-NOT: arith.remsi
+// CHECK: %[[NEXT:.+]] = arith.select %{{.+}}, %c0_i32{{.*}}, %{{.+}} : i32
+// CHECK: scf.yield %{{.+}}, %[[NEXT]]
 // CHECK: kgpu.async_wait 0
 // CHECK-NOT: tt.load
 // CHECK-NOT: tt.dot
