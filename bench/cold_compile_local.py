@@ -7,7 +7,9 @@ GPUTarget without one) and a built kiln:
     python bench/cold_compile_local.py [--kiln PATH] [--repeats N] [--only SUBSTR ...]
 
 Per kernel (the TTIR file and num_warps/num_stages from the `.json` beside
-it), alternating the two compilers so that both see the same machine load:
+it), alternating the compilers, in an order that rotates every repeat, so
+that all see the same machine load and none always runs right after
+another:
 
   Triton  triton.compile(FILE, target=GPUTarget("cuda", 90, 32), options=...)
           in this process, TRITON_CACHE_DIR a fresh empty directory each time
@@ -190,8 +192,14 @@ def main():
             row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": [], "kiln_b": []}
             sides = (("triton", triton), ("kiln", kiln)) + ((("kiln_b", kiln_b),) if kiln_b else ())
             try:
-                for _ in range(a.repeats):
-                    for side, compiler in sides:
+                for rep in range(a.repeats):
+                    # The order rotates every repeat (use a multiple of the
+                    # number of sides), so that no compiler always runs
+                    # right after the same other one. On the H200 the
+                    # speed of one compile also swings between two levels
+                    # (kiln's LLVM stages of matmul_kernel ~27 or ~43 ms,
+                    # in any position): take medians of several repeats.
+                    for side, compiler in sides[rep % len(sides):] + sides[:rep % len(sides)]:
                         try:
                             row[side].append(compiler.compile(ttir, w, s))
                         except Exception as e:
