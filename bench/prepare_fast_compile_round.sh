@@ -11,8 +11,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 level="${1:-min}"
-bazel build //tools/kiln:kiln >/dev/null
-kiln="$(bazel info bazel-bin 2>/dev/null)/tools/kiln/kiln"
+source bench/compile_kernel.sh
+kiln="$(kiln_binary)"
 rm -rf .kiln/gpu/ofc
 compiled=0
 for pair in "corpus:.kiln/gpu/ttir" "dots:.kiln/gpu/dots/ttir"; do
@@ -22,14 +22,8 @@ for pair in "corpus:.kiln/gpu/ttir" "dots:.kiln/gpu/dots/ttir"; do
     n="$(basename "$f" .ttir)"
     # Only kernels with a tt.dot: the others have no tensor-core code.
     grep -q "tt.dot" "$f" || continue
-    read -r w s < <(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['num_warps'], j['num_stages'])" "${f%.ttir}.json")
-    mkdir -p "$dest/$n"
-    if "$kiln" compile "$f" --target "${KILN_GPU_TARGET:-sm_90a}" --num-warps "$w" --num-stages "$s" \
-        --ftz --ptxas-fast-compile "$level" --no-cache -o "$dest/$n" > "$dest/$n/compile.log" 2>&1; then
-      echo compiled > "$dest/$n/status.txt"
+    if kiln_compile_kernel "$kiln" "$f" "$dest/$n" --ptxas-fast-compile "$level" --no-cache; then
       compiled=$((compiled + 1))
-    else
-      echo "parsed; not compiled: $(grep -m1 error "$dest/$n/compile.log" | cut -c1-200)" > "$dest/$n/status.txt"
     fi
     rm -f "$dest/$n"/*.ll "$dest/$n"/*.mlir "$dest/$n/timings.json"
   done

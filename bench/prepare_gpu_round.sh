@@ -10,23 +10,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 corpus="${KILN_CORPUS_DIR:-../shared/corpus}/ttir"
-bazel build //tools/kiln:kiln >/dev/null
-# The bazel-bin symlink follows the last build's configuration; ask Bazel.
-kiln="$(bazel info bazel-bin 2>/dev/null)/tools/kiln/kiln"
+source bench/compile_kernel.sh
+kiln="$(kiln_binary)"
 rm -rf .kiln/gpu/ttir .kiln/gpu/out
 mkdir -p .kiln/gpu/ttir .kiln/gpu/out
 cp "$corpus"/*.ttir "$corpus"/*.json bench/conformance/kernels/* .kiln/gpu/ttir/
 for f in .kiln/gpu/ttir/*.ttir; do
-  n="$(basename "$f" .ttir)"
-  read -r w s < <(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['num_warps'], j['num_stages'])" "${f%.ttir}.json")
-  mkdir -p ".kiln/gpu/out/$n"
-  if "$kiln" compile "$f" --target "${KILN_GPU_TARGET:-sm_90a}" --num-warps "$w" --num-stages "$s" --ftz \
-      -o ".kiln/gpu/out/$n" > ".kiln/gpu/out/$n/compile.log" 2>&1; then
-    echo compiled > ".kiln/gpu/out/$n/status.txt"
-  else
-    echo "parsed; not compiled: $(grep -m1 error ".kiln/gpu/out/$n/compile.log" | cut -c1-200)" \
-      > ".kiln/gpu/out/$n/status.txt"
-  fi
+  kiln_compile_kernel "$kiln" "$f" ".kiln/gpu/out/$(basename "$f" .ttir)" || true
 done
 if [[ ! -x .kiln/gpu/bundle/gpu_runtime_test || "${KILN_REBUILD_BUNDLE:-}" == 1 ]]; then
   rm -rf .kiln/gpu/bundle
