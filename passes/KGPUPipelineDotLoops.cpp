@@ -15,7 +15,8 @@
 //   scf.for %k iter_args(%acc, %s = 0, %pa' = ptrs of iteration S-1, ...) {
 //     kgpu.async_wait S-2                  // slot %s = i % S has landed
 //     async_copy A, B of iteration i+S-1 into slot (i+S-1) % S ; commit
-//     %d = kgpu.local_dot %acc slot %s     // (i+S-1) % S = %s == 0 ? S-1 : %s-1
+//                                          // = (%s == 0 ? S-1 : %s-1)
+//     %d = kgpu.local_dot %acc slot %s
 //     scf.yield %d, (%s + 1 == S ? 0 : %s + 1), next(%pa'), ...
 //   }
 //   kgpu.async_wait 0
