@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace kiln {
@@ -335,6 +336,8 @@ struct KGPUAssignLayouts
         mmaSize[leader] = n;
       }
     }
+    if (chainDotsOption)
+      chainDots(ctx, classes, dots, mmaOf);
     if (isolateAccesses && !mmaOf.empty()) {
       auto inMmaGroup = [&](Value v) {
         return isTensor(v) && classes.contains(v) &&
@@ -486,6 +489,54 @@ struct KGPUAssignLayouts
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+  }
+
+  /// With chain-dots: chained dots (attention: P = f(Q K^T) is the A
+  /// operand of P V): where a dot's A operand is in the group of another
+  /// dot's mma.sync accumulator, both groups take warps along M only
+  /// ({num-warps, 1}), so
+  /// that a warp holds whole rows of P and the second dot reads its A
+  /// fragments from the first one's accumulator registers (an m16n8 C
+  /// fragment pair is an m16n8k16 A fragment, PTX ISA 9.7.14.5.8) instead of
+  /// staging P through shared memory, and row reductions of the scores
+  /// stay within a warp. Only where every dot of both groups has M a
+  /// multiple of 16 * num-warps (no warp replicates another's rows).
+  void chainDots(MLIRContext *ctx, llvm::EquivalenceClasses<Value> &classes,
+                 ArrayRef<tt::DotOp> dots, DenseMap<Value, Attribute> &mmaOf) {
+    auto isMmaV2 = [](Attribute a) {
+      auto mma = dyn_cast_or_null<kgpu::MmaEncodingAttr>(a);
+      return mma && mma.getVersion() == 2;
+    };
+    auto groupOf = [&](Value v) -> Value {
+      return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
+                                                : Value();
+    };
+    SmallVector<std::pair<Value, Value>> chains; // (A's group, acc group)
+    for (tt::DotOp dot : dots) {
+      Value aGroup = groupOf(dot.getA()), accGroup = groupOf(dot.getD());
+      if (!aGroup || !accGroup || aGroup == accGroup ||
+          !isMmaV2(mmaOf.lookup(aGroup)) || !isMmaV2(mmaOf.lookup(accGroup)))
+        continue;
+      chains.push_back({aGroup, accGroup});
+    }
+    if (chains.empty())
+      return;
+    DenseSet<Value> chained;
+    for (auto [a, acc] : chains) {
+      chained.insert(a);
+      chained.insert(acc);
+    }
+    int64_t rowsPerTile = 16 * int64_t(numWarps);
+    for (tt::DotOp dot : dots) {
+      Value group = groupOf(dot.getD());
+      if (group && chained.contains(group) &&
+          dot.getType().getDimSize(0) % rowsPerTile != 0)
+        return;
+    }
+    Attribute rows = kgpu::MmaEncodingAttr::get(ctx, 2, {unsigned(numWarps), 1u},
+                                                {16, 8});
+    for (Value group : chained)
+      mmaOf[group] = rows;
   }
 
   /// Whether `dot` is the only tt.dot of an scf.for body and its

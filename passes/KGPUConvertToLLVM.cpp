@@ -52,6 +52,11 @@ using namespace kiln;
 namespace {
 
 constexpr StringLiteral kSmemOffsetAttr = "kgpu.smem_offset";
+/// Byte offset of a tt.dot's loop-invariant A operand, staged once before
+/// its loop (DotLowering::aSourceOf).
+constexpr StringLiteral kSmemAOffsetAttr = "kgpu.smem_a_offset";
+/// Where a tensor-core tt.dot's lowering reads A (DotLowering::ASource).
+constexpr StringLiteral kASourceAttr = "kgpu.a_source";
 
 /// State shared by all patterns of one run.
 struct Lowering {
@@ -1789,12 +1794,18 @@ struct WarpTiling {
 /// 9.7.14.5.15) and issues one mma.sync.m16n8k16 (9.7.14.5.8) per 16x8
 /// accumulator tile and 16-wide K step. `accIn`: the thread's f32
 /// accumulators in the layout's register order; returns the new ones.
+/// With `aRegs` (the thread's A elements, A in the accumulator's layout
+/// with warps along M only: DotLowering::aSourceOf), A comes from
+/// registers instead: the C fragments of N tiles 2k and 2k + 1 are the A
+/// fragment of K step k (a0-a3 of tile 2k, a4-a7 of tile 2k + 1; PTX ISA
+/// 9.7.14.5.8), and `aBase` / `aElemOffset` are unused.
 SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
                              const Lowering &l, kgpu::MmaEncodingAttr mma,
                              RankedTensorType aT, RankedTensorType bT,
                              ArrayRef<Value> accIn, int64_t aBase,
                              Value aElemOffset, int64_t bBase,
-                             Value bElemOffset, bool bKMajor = false) {
+                             Value bElemOffset, bool bKMajor = false,
+                             ArrayRef<Value> aRegs = {}) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type elem = aT.getElementType();
@@ -1847,10 +1858,26 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     return offsetPointer(rewriter, loc, basePtr, mem, elems);
   };
   // A: lane l gives the address of row l % 16, k half l / 16.
-  Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
-  Value aPtr = smemAddress(
-      rewriter, loc, l, aBase, mem,
-      im.add(im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8)), aElemOffset));
+  Value aPtr;
+  if (aRegs.empty()) {
+    Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
+    aPtr = smemAddress(
+        rewriter, loc, l, aBase, mem,
+        im.add(im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8)), aElemOffset));
+  }
+  // A from registers: two 16-bit elements per .b32 register, as ldmatrix
+  // would give them.
+  Type i32Ty = rewriter.getI32Type();
+  Type pairTy = VectorType::get({2}, mem);
+  auto aPair = [&](int64_t rm, int64_t n, int64_t i) -> Value {
+    int64_t first = (rm * (K / 8) + n) * 4 + i;
+    Value v = LLVM::UndefOp::create(rewriter, loc, pairTy);
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, aRegs[first],
+                                      i32Const(rewriter, loc, 0));
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, aRegs[first + 1],
+                                      i32Const(rewriter, loc, 1));
+    return LLVM::BitcastOp::create(rewriter, loc, i32Ty, v);
+  };
   // B, N rows of K (ldmatrix, no .trans): lane l gives the address of row
   // l % 8 of matrix l / 8 = (N tile rn + (l / 8) / 2) x (k half (l / 8) % 2).
   // B, K rows of N (ldmatrix .trans): lane l gives the address of k row
@@ -1878,9 +1905,15 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   for (int64_t kk = 0; kk < K / 16; ++kk) {
     // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15).
     SmallVector<SmallVector<Value>> aFrag;
-    for (int64_t rm = 0; rm < repM; ++rm)
+    for (int64_t rm = 0; rm < repM; ++rm) {
+      if (!aRegs.empty()) {
+        aFrag.push_back({aPair(rm, 2 * kk, 0), aPair(rm, 2 * kk, 2),
+                         aPair(rm, 2 * kk + 1, 0), aPair(rm, 2 * kk + 1, 2)});
+        continue;
+      }
       aFrag.push_back(ldmatrix(at(aPtr, rm * tileM * strideA + kk * 16),
                                /*trans=*/false));
+    }
     // B fragments, two N tiles per ldmatrix.x4 (.trans where B is stored
     // K rows of N).
     SmallVector<std::array<Value, 2>> bFrag(repN);
@@ -2163,23 +2196,62 @@ struct DotLowering : KPattern<tt::DotOp> {
     return isa<kgpu::MfmaEncodingAttr>(acc) && mfmaComputes(op);
   }
 
+  /// Where the mma.sync lowering (lowerMmaV2) of `op` finds A:
+  /// - Registers: A has the accumulator's layout with warps along M only
+  ///   (chained dots, kgpu-assign-layouts) and 16-bit elements: the
+  ///   fragments are the thread's own registers (emitMmaV2's `aRegs`).
+  /// - Hoisted: A is defined outside the scf.for directly around `op` (the
+  ///   Q of attention): it is staged once before the loop, in shared memory
+  ///   of its own above the bytes every op reuses (kSmemAOffsetAttr), and
+  ///   each iteration stages only B.
+  /// - Staged: A and B are staged together each time the dot runs.
+  /// Every other tensor-core dot (MFMA) is Staged.
+  /// Decided before the conversion starts (it reads the loop structure)
+  /// and recorded on the dot (kASourceAttr, recordedASource).
+  enum class ASource { Staged, Registers, Hoisted };
+  static ASource recordedASource(tt::DotOp op) {
+    auto attr = op->getAttrOfType<IntegerAttr>(kASourceAttr);
+    return attr ? ASource(attr.getInt()) : ASource::Staged;
+  }
+  static ASource aSourceOf(tt::DotOp op) {
+    Attribute acc = op.getC().getType().getEncoding();
+    if (!kgpu::isMmaV2(acc) || !onTensorCores(op))
+      return ASource::Staged;
+    auto aT = op.getA().getType();
+    auto warps = cast<kgpu::MmaEncodingAttr>(acc).getWarpsPerCTA();
+    if (aT.getEncoding() == acc && warps[1] == 1 &&
+        aT.getElementType().getIntOrFloatBitWidth() == 16 &&
+        aT.getDimSize(0) % (16 * int64_t(warps[0])) == 0)
+      return ASource::Registers;
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (loop && loop.isDefinedOutsideOfLoop(op.getA()))
+      return ASource::Hoisted;
+    return ASource::Staged;
+  }
+
+  /// Bytes of a 2-D operand of `op` staged row-major with padded rows.
+  static int64_t paddedBytes(RankedTensorType t) {
+    int64_t bytes = t.getElementType().getIntOrFloatBitWidth() / 8;
+    return t.getDimSize(0) * kgpu::getPaddedRowStride(t.getDimSize(1)) * bytes;
+  }
+
   /// Byte offset of B after A when stageOperands stages `op`'s operands
   /// (A's padded rows, 16-byte aligned).
   static int64_t stagedBOffset(tt::DotOp op) {
-    auto aT = op.getA().getType();
-    int64_t bytes = aT.getElementType().getIntOrFloatBitWidth() / 8;
-    return llvm::alignTo(
-        aT.getDimSize(0) * kgpu::getPaddedRowStride(aT.getDimSize(1)) * bytes,
-        16);
+    return llvm::alignTo(paddedBytes(op.getA().getType()), 16);
   }
 
-  /// Shared memory bytes stageOperands uses for `op` (A then B, padded):
-  /// the mma.sync and MFMA paths.
+  /// Shared memory bytes `op` needs in the bytes every op reuses: A then
+  /// B, padded (stageOperands), or B alone where A is not staged with it
+  /// (aSourceOf). The mma.sync and MFMA paths.
   static int64_t stagedBytes(tt::DotOp op) {
-    auto bT = op.getB().getType();
-    int64_t bytes = bT.getElementType().getIntOrFloatBitWidth() / 8;
-    return stagedBOffset(op) +
-           bT.getDimSize(0) * kgpu::getPaddedRowStride(bT.getDimSize(1)) * bytes;
+    int64_t b = paddedBytes(op.getB().getType());
+    return aSourceOf(op) == ASource::Staged ? stagedBOffset(op) + b : b;
+  }
+
+  /// Shared memory of its own a Hoisted A needs (aSourceOf).
+  static int64_t hoistedABytes(tt::DotOp op) {
+    return llvm::alignTo(paddedBytes(op.getA().getType()), 16);
   }
 
   /// Stores a 2-D tensor (16- or 32-bit elements) row-major with `stride`
@@ -2230,18 +2302,47 @@ struct DotLowering : KPattern<tt::DotOp> {
                            ConversionPatternRewriter &rewriter,
                            int64_t base) const {
     Location loc = op.getLoc();
-    int64_t baseB = stageOperands(op, adaptor, rewriter, base);
+    auto aT = op.getA().getType(), bT = op.getB().getType();
+    Type mem = getTypeConverter()->convertType(aT.getElementType());
+    ASource source = recordedASource(op);
+    int64_t baseA = base, baseB = base;
+    SmallVector<Value> aRegs;
+    if (source == ASource::Staged) {
+      baseB = stageOperands(op, adaptor, rewriter, base);
+    } else {
+      if (source == ASource::Registers) {
+        aRegs = unpack(rewriter, loc, adaptor.getA());
+      } else {
+        // Before the loop: a barrier (an earlier staging of the same A,
+        // before another loop, may still be read), A, a barrier.
+        auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
+        if (!offset)
+          return op.emitError() << "internal error: no shared memory for "
+                                   "the loop-invariant A operand";
+        baseA = offset.getInt();
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(op->getParentOp());
+        l.target->barrier(rewriter, loc);
+        storeRows(rewriter, loc, adaptor.getA(), aT, baseA,
+                  kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
+        l.target->barrier(rewriter, loc);
+      }
+      if (l.smemShared || inLoop(op))
+        l.target->barrier(rewriter, loc);
+      storeRows(rewriter, loc, adaptor.getB(), bT, baseB,
+                kgpu::getPaddedRowStride(bT.getDimSize(1)), mem);
+      l.target->barrier(rewriter, loc);
+    }
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
     auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
-    if (op.getA().getType().getElementType().isF32()) {
-      acc = emitMmaTf32(rewriter, loc, l, mma, op.getA().getType(),
-                        op.getB().getType(), acc, base, baseB,
+    if (aT.getElementType().isF32()) {
+      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, baseB,
                         op.getInputPrecision() == tt::InputPrecision::TF32x3);
     } else {
       Value zero = i32Const(rewriter, loc, 0);
-      acc = emitMmaV2(rewriter, loc, l, mma, op.getA().getType(),
-                      op.getB().getType(), acc, base, zero, baseB, zero);
+      acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, baseA, zero, baseB,
+                      zero, /*bKMajor=*/false, aRegs);
     }
     replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
@@ -3410,6 +3511,7 @@ struct KGPUConvertToLLVM
     // barriers, Lowering::smemShared) and the kernel needs the largest.
     unsigned smemUsers = 0;
     int64_t smemAlign = 16;
+    SmallVector<tt::DotOp> hoistedA;
     Operation *largestUser = nullptr;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
@@ -3475,9 +3577,14 @@ struct KGPUConvertToLLVM
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        if (DotLowering::onTensorCores(dot))
+        if (DotLowering::onTensorCores(dot)) {
           allocate(op, DotLowering::stagedBytes(dot));
-        else
+          DotLowering::ASource source = DotLowering::aSourceOf(dot);
+          dot->setAttr(kASourceAttr, IntegerAttr::get(IntegerType::get(ctx, 32),
+                                                      int64_t(source)));
+          if (source == DotLowering::ASource::Hoisted)
+            hoistedA.push_back(dot);
+        } else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op)) {
@@ -3491,6 +3598,17 @@ struct KGPUConvertToLLVM
         allocate(op, bytesOf(cvt.getType()));
       }
     });
+    // Loop-invariant A operands staged once before their loop
+    // (DotLowering::aSourceOf) keep their bytes for the whole loop: above
+    // the reused ones, one region per value.
+    DenseMap<Value, int64_t> hoistedOffset;
+    for (tt::DotOp dot : hoistedA) {
+      auto [it, inserted] = hoistedOffset.try_emplace(dot.getA(), smemBytes);
+      if (inserted)
+        smemBytes += DotLowering::hoistedABytes(dot);
+      dot->setAttr(kSmemAOffsetAttr,
+                   IntegerAttr::get(IntegerType::get(ctx, 64), it->second));
+    }
     l.smemShared = smemUsers > 1;
     // A tensor-core accumulator lives in registers: one that alone needs
     // more than a thread may hold cannot be compiled (ptxas would spill

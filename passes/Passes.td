@@ -124,7 +124,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     are multiples of 16, 8 and 8 (and everything sharing its layout: the
     accumulator, the loop-carried value, the epilogue) gets
     `#kgpu.mma<{version = 2, ...}>`, with the CTA's warps split over M and N
-    in proportion to the 16x8 instruction tiles along each.
+    in proportion to the 16x8 instruction tiles along each. With
+    `chain-dots`, two accumulator groups linked by a dot whose A operand is
+    in the other's group (attention's P V after Q K^T) both get warps along
+    M only, where every dot of both has M a multiple of 16 x num-warps.
 
     Before:
     ```mlir
@@ -150,6 +153,14 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "(sm_80 and later), 3 = warps along M only where wgmma can "
            "compute the dot (sm_90a, 16-bit operands), mma.sync's otherwise, "
            "4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
+    Option<"chainDotsOption", "chain-dots", "bool", /*default=*/"false",
+           "chained mma.sync dots (one dot's accumulator feeds another's A "
+           "operand, as in attention) put warps along M only in both "
+           "accumulator layouts, so the second dot reads A from registers "
+           "instead of shared memory (kgpu-convert-to-llvm). Off by default: "
+           "on the H200 it made dot_attention_128x64x64_w8_s3 17% faster and "
+           "the corpus flex attention kernel 7% slower (more spills; "
+           "docs/BENCHMARKS.md)">,
   ];
 }
 
@@ -163,6 +174,15 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
     lanes with shuffles, then across warps through shared memory. Target
     differences (thread ids, shuffles, barriers, predicated memory
     instructions) go through a TargetInfo (NVPTX today).
+
+    A tt.dot with an mma.sync accumulator stages A and B in shared memory
+    (rows padded by 16 bytes) and reads fragments with ldmatrix, except:
+    an A defined outside the scf.for directly around the dot (attention's
+    Q) is staged once before the loop, in shared memory of its own above
+    the bytes all other ops reuse, and each iteration stages only B; an A
+    in the accumulator's own layout with warps along M only (chained dots,
+    kgpu-assign-layouts chain-dots) is read from the thread's registers,
+    two C fragments per A fragment.
 
     Before:
     ```mlir

@@ -1,0 +1,77 @@
+// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2" | FileCheck %s --check-prefix=LAYOUT
+// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-convert-to-llvm | FileCheck %s
+// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" | FileCheck %s --check-prefix=CHAINED-LAYOUT
+// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=CHAINED
+
+// Attention's two dots on mma.sync: S = Q K^T with Q loop-invariant, then
+// O += P V with P = f16(S).
+//
+// By default each accumulator group splits the 4 warps over M and N
+// (64x64: [2, 2]; 64x32: [2, 2]) and P goes through shared memory.
+// LAYOUT: #[[$MMA:.*]] = #kgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// LAYOUT: tt.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
+// LAYOUT: tt.dot {{.*}} : tensor<64x64xf16, #[[$MMA]]> * {{.*}} -> tensor<64x32xf32, #[[$MMA]]>
+//
+// Q is defined outside the loop: it is staged once before the loop (64 x
+// (32 + 8) f16 = 5120 bytes of its own, above the 14336 bytes the ops
+// reuse: the second dot's A 64 x 72 and B 64 x 40 f16), and each iteration
+// stages only K (16 elements per thread) before the first dot's ldmatrix.
+// CHECK: kgpu.shared = 19456 : i32
+// CHECK-LABEL: llvm.func @attention
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-8: nvvm.mma.sync
+// The second dot stages P (16 pairs per thread) and V, then reads both
+// with ldmatrix.
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store {{.*}} : vector<2xf16>, !llvm.ptr<3>
+// CHECK-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK: scf.yield
+
+// With chain-dots, both groups put the warps along M ([4, 1]): a warp holds
+// whole rows of P, and the second dot builds each A fragment from the
+// thread's own P registers (four .b32 pairs per 16-wide K step: C
+// fragments of N tiles 2k and 2k + 1); it stages only V. Shared memory:
+// the reused bytes are the first dot's K 32 x 72 f16 and the second's
+// V 64 x 40 f16 (8192 for the epilogue's conversion), plus Q's 5120.
+// CHAINED-LAYOUT: #[[$MMA:.*]] = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHAINED-LAYOUT: tt.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
+// CHAINED-LAYOUT: tt.dot {{.*}} : tensor<64x64xf16, #[[$MMA]]> * {{.*}} -> tensor<64x32xf32, #[[$MMA]]>
+// CHAINED: kgpu.shared = 13312 : i32
+// CHAINED-LABEL: llvm.func @attention
+// CHAINED: scf.for
+// CHAINED-COUNT-16: nvvm.mma.sync
+// CHAINED: nvvm.barrier0
+// CHAINED-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHAINED-NEXT: nvvm.barrier0
+// CHAINED-NOT: llvm.store
+// CHAINED-NOT: nvvm.mma_layout<row>
+// CHAINED-COUNT-4: llvm.bitcast {{.*}} : vector<2xf16> to i32
+// CHAINED: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+// CHAINED-COUNT-16: nvvm.mma.sync
+// CHAINED-NOT: nvvm.mma.sync
+// CHAINED: scf.yield
+tt.func public @attention(%q: tensor<64x32xf16>, %k: tensor<32x64xf16>, %v: tensor<64x32xf16>, %n: i32, %p: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x32xf32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%o = %zo) -> (tensor<64x32xf32>) : i32 {
+    %s = tt.dot %q, %k, %zs : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %pr = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xf16>
+    %d = tt.dot %pr, %v, %o : tensor<64x64xf16> * tensor<64x32xf16> -> tensor<64x32xf32>
+    scf.yield %d : tensor<64x32xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  tt.store %ps, %acc : tensor<64x32x!tt.ptr<f32>>
+  tt.return
+}
