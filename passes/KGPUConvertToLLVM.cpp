@@ -3601,14 +3601,32 @@ struct KGPUConvertToLLVM
     // Loop-invariant A operands staged once before their loop
     // (DotLowering::aSourceOf) keep their bytes for the whole loop: above
     // the reused ones, one region per value.
+    // Where those regions would take the kernel over the CTA's shared
+    // memory, no A is hoisted: each such dot stages A with B again, in the
+    // reused bytes (the kernel compiled before the hoisting existed).
+    int64_t reusedBytes = smemBytes;
     DenseMap<Value, int64_t> hoistedOffset;
-    for (tt::DotOp dot : hoistedA) {
-      auto [it, inserted] = hoistedOffset.try_emplace(dot.getA(), smemBytes);
-      if (inserted)
+    for (tt::DotOp dot : hoistedA)
+      if (hoistedOffset.try_emplace(dot.getA(), smemBytes).second)
         smemBytes += DotLowering::hoistedABytes(dot);
-      dot->setAttr(kSmemAOffsetAttr,
-                   IntegerAttr::get(IntegerType::get(ctx, 64), it->second));
+    if (smemBytes > targetInfo->getMaxSharedBytes()) {
+      smemBytes = reusedBytes;
+      for (tt::DotOp dot : hoistedA) {
+        dot->setAttr(kASourceAttr,
+                     IntegerAttr::get(IntegerType::get(ctx, 32),
+                                      int64_t(DotLowering::ASource::Staged)));
+        int64_t bytes = DotLowering::stagedBOffset(dot) +
+                        DotLowering::paddedBytes(dot.getB().getType());
+        if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
+          largestUser = dot;
+        smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
+      }
+      hoistedA.clear();
     }
+    for (tt::DotOp dot : hoistedA)
+      dot->setAttr(kSmemAOffsetAttr,
+                   IntegerAttr::get(IntegerType::get(ctx, 64),
+                                    hoistedOffset.lookup(dot.getA())));
     l.smemShared = smemUsers > 1;
     // A tensor-core accumulator lives in registers: one that alone needs
     // more than a thread may hold cannot be compiled (ptxas would spill

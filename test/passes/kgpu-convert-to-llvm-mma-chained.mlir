@@ -1,7 +1,7 @@
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2" | FileCheck %s --check-prefix=LAYOUT
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-convert-to-llvm | FileCheck %s
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" | FileCheck %s --check-prefix=CHAINED-LAYOUT
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=CHAINED
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" | FileCheck %s --check-prefix=LAYOUT
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-convert-to-llvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" | FileCheck %s --check-prefix=CHAINED-LAYOUT
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=CHAINED
 
 // Attention's two dots on mma.sync: S = Q K^T with Q loop-invariant, then
 // O += P V with P = f16(S).
@@ -73,5 +73,36 @@ tt.func public @attention(%q: tensor<64x32xf16>, %k: tensor<32x64xf16>, %v: tens
   }
   %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
   tt.store %ps, %acc : tensor<64x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Hoisting would not fit: A 128 x (512 + 8) f16 = 133120 bytes of its own
+// above the 131072 the transpose of a 128 x 256 f32 tensor reuses is over
+// sm_90's 227 KiB, so A is staged with B (512 x (64 + 8) f16) in every
+// iteration as before: 133120 + 73728 = 206848 bytes, and nothing is
+// staged before the loop.
+// CHECK: kgpu.shared = 206848 : i32
+// CHECK-LABEL: llvm.func @no_room_to_hoist
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: scf.for
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix
+// CHECK: scf.yield
+tt.func public @no_room_to_hoist(%a: tensor<128x512xf16>, %b: tensor<512x64xf16>, %t: tensor<128x256xf32>, %n: i32, %p: !tt.ptr<f32>, %q: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%o = %z) -> (tensor<128x64xf32>) : i32 {
+    %d = tt.dot %a, %b, %o : tensor<128x512xf16> * tensor<512x64xf16> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  tt.store %ps, %acc : tensor<128x64x!tt.ptr<f32>>
+  %tt = tt.trans %t {order = array<i32: 1, 0>} : tensor<128x256xf32> -> tensor<256x128xf32>
+  %qs = tt.splat %q : !tt.ptr<f32> -> tensor<256x128x!tt.ptr<f32>>
+  tt.store %qs, %tt : tensor<256x128x!tt.ptr<f32>>
   tt.return
 }
