@@ -159,8 +159,8 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "accumulator layouts, so the second dot reads A from registers "
            "instead of shared memory (kgpu-convert-to-llvm). Off by default: "
            "on the H200 it made dot_attention_128x64x64_w8_s3 17% faster and "
-           "the corpus flex attention kernel 7% slower (more spills; "
-           "docs/BENCHMARKS.md)">,
+           "the corpus flex attention kernel 6% slower than without it "
+           "(more spills; docs/BENCHMARKS.md)">,
   ];
 }
 
