@@ -3600,15 +3600,30 @@ struct KGPUConvertToLLVM
     });
     // Loop-invariant A operands staged once before their loop
     // (DotLowering::aSourceOf) keep their bytes for the whole loop: above
-    // the reused ones, one region per value.
-    // Where those regions would take the kernel over the CTA's shared
+    // the reused ones, one region per value. Kernels (public functions,
+    // never called) never run in the same CTA, so each kernel's regions
+    // start at the same offset, after those of the device functions, which
+    // may run inside any kernel's loop.
+    // Where those regions would take the module over the CTA's shared
     // memory, no A is hoisted: each such dot stages A with B again, in the
     // reused bytes (the kernel compiled before the hoisting existed).
     int64_t reusedBytes = smemBytes;
     DenseMap<Value, int64_t> hoistedOffset;
-    for (tt::DotOp dot : hoistedA)
-      if (hoistedOffset.try_emplace(dot.getA(), smemBytes).second)
-        smemBytes += DotLowering::hoistedABytes(dot);
+    int64_t deviceEnd = reusedBytes;
+    DenseMap<Operation *, int64_t> kernelEnd;
+    for (bool kernels : {false, true})
+      for (tt::DotOp dot : hoistedA) {
+        auto fn = dot->getParentOfType<tt::FuncOp>();
+        if (fn.isPublic() != kernels)
+          continue;
+        int64_t &end = kernels ? kernelEnd.try_emplace(fn, deviceEnd).first->second
+                               : deviceEnd;
+        if (hoistedOffset.try_emplace(dot.getA(), end).second)
+          end += DotLowering::hoistedABytes(dot);
+      }
+    smemBytes = deviceEnd;
+    for (auto [fn, end] : kernelEnd)
+      smemBytes = std::max(smemBytes, end);
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
       smemBytes = reusedBytes;
       for (tt::DotOp dot : hoistedA) {

@@ -106,3 +106,37 @@ tt.func public @no_room_to_hoist(%a: tensor<128x512xf16>, %b: tensor<512x64xf16>
   tt.store %qs, %tt : tensor<256x128x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Two kernels in one module never run in the same CTA: each one's
+// loop-invariant A (128 x (256 + 8) f16 = 67584 bytes) starts at the same
+// offset above the reused bytes (B 256 x (8 + 8) f16 = 8192), so the
+// module needs 8192 + 67584 = 75776 bytes, not 8192 + 2 x 67584.
+// CHECK: kgpu.shared = 75776 : i32
+// CHECK-LABEL: llvm.func @first_kernel
+// CHECK-LABEL: llvm.func @second_kernel
+tt.func public @first_kernel(%a: tensor<128x256xf16>, %b: tensor<256x8xf16>, %n: i32, %p: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<128x8xf32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%o = %z) -> (tensor<128x8xf32>) : i32 {
+    %d = tt.dot %a, %b, %o : tensor<128x256xf16> * tensor<256x8xf16> -> tensor<128x8xf32>
+    scf.yield %d : tensor<128x8xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x8x!tt.ptr<f32>>
+  tt.store %ps, %acc : tensor<128x8x!tt.ptr<f32>>
+  tt.return
+}
+tt.func public @second_kernel(%a: tensor<128x256xf16>, %b: tensor<256x8xf16>, %n: i32, %p: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<128x8xf32>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%o = %z) -> (tensor<128x8xf32>) : i32 {
+    %d = tt.dot %a, %b, %o : tensor<128x256xf16> * tensor<256x8xf16> -> tensor<128x8xf32>
+    scf.yield %d : tensor<128x8xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<128x8x!tt.ptr<f32>>
+  tt.store %ps, %acc : tensor<128x8x!tt.ptr<f32>>
+  tt.return
+}
