@@ -29,6 +29,10 @@ machine's load; CPU time mostly does not, so compare the CPU ratios there.
 Each compiler (kiln B too) compiles an unrelated kernel once first (imports,
 page cache).
 
+With --cpus LIST (say 2,3) this process, and so Triton's compile and
+ptxas runs and every kiln process it starts, runs on those CPUs only
+(sched_setaffinity), so that all compilers see the same cores.
+
 Prints one table (medians of --repeats, ms) and, with --json FILE, writes
 every sample. Kernels either compiler rejects are listed with the reason.
 """
@@ -143,7 +147,19 @@ def main():
     ap.add_argument("--ab-env", action="append", default=[], metavar="VAR=VALUE",
                     help="also run kiln with this environment (column 'kiln B'), alternating with "
                          "the others: e.g. KILN_PTXAS_EARLY=0 (repeatable)")
+    ap.add_argument("--cpus", metavar="LIST",
+                    help="run every compiler on these CPUs only (comma-separated numbers, e.g. 2,3)")
     a = ap.parse_args()
+    cpus = None
+    if a.cpus is not None:
+        try:
+            cpus = sorted({int(c) for c in a.cpus.split(",")})
+        except ValueError:
+            ap.error(f"--cpus takes comma-separated CPU numbers, got {a.cpus!r}")
+        allowed = os.sched_getaffinity(0)
+        if not cpus or not set(cpus) <= allowed:
+            ap.error(f"--cpus {a.cpus}: this process may run on CPUs {sorted(allowed)} only")
+        os.sched_setaffinity(0, cpus)
     if a.repeats < 1:
         ap.error(f"--repeats must be at least 1, got {a.repeats}")
     for flag, path in (("--kiln", a.kiln), ("--kiln-b", a.kiln_b)):
@@ -182,7 +198,8 @@ def main():
             kiln_b.compile(warm, *options_of(warm))
         load = os.getloadavg()
         print(f"kiln {kiln.binary} --target {a.target}; Triton {triton.triton.__version__}, ptxas {triton.ptxas}; "
-              f"{os.cpu_count()} CPUs, load average {load[0]:.2f} at the start; median of {a.repeats}, ms",
+              f"{os.cpu_count()} CPUs{f' (pinned to {cpus})' if cpus else ''}, "
+              f"load average {load[0]:.2f} at the start; median of {a.repeats}, ms",
               flush=True)
 
         rows, skipped = [], []
@@ -248,7 +265,7 @@ def main():
                    "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
                              **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
                                 for side in ("triton", "kiln", "kiln_b")}} for r in rows],
-                   "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b,
+                   "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b, "cpus": cpus,
                    "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
             with open(a.json, "w") as f:
                 json.dump(doc, f, indent=1)
