@@ -57,6 +57,9 @@ constexpr StringLiteral kSmemOffsetAttr = "kgpu.smem_offset";
 constexpr StringLiteral kSmemAOffsetAttr = "kgpu.smem_a_offset";
 /// Where a tensor-core tt.dot's lowering reads A (DotLowering::ASource).
 constexpr StringLiteral kASourceAttr = "kgpu.a_source";
+/// On a tt.trans whose only user, an mma.sync dot, stages its source as B
+/// (Lowering::bTransSource): the trans itself moves no data.
+constexpr StringLiteral kFusedIntoDotAttr = "kgpu.fused_into_dot";
 
 /// State shared by all patterns of one run.
 struct Lowering {
@@ -76,6 +79,10 @@ struct Lowering {
   bool smemShared = false;
   /// Some kgpu.local_dot multiplies with wgmma (async proxy reads).
   bool wgmma = false;
+  /// mma.sync dots whose B is `tt.trans` of a tensor used nowhere else:
+  /// the dot stages that tensor (N rows of K) itself, and the trans moves
+  /// no data (DotLowering::transposedBSource).
+  DenseMap<Operation *, Value> bTransSource;
   /// ElementwiseLowering::representatives per (tensor type, run length):
   /// the same few types recur across a kernel's elementwise ops.
   DenseMap<std::pair<Type, unsigned>, SmallVector<unsigned>> representatives;
@@ -1567,6 +1574,12 @@ struct TransLowering : KPattern<tt::TransOp> {
   LogicalResult
   matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Its only user, an mma.sync dot, stages the source as B itself.
+    if (op->hasAttr(kFusedIntoDotAttr)) {
+      rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(
+          op, getTypeConverter()->convertType(op.getType()));
+      return success();
+    }
     auto srcShape = op.getSrc().getType().getShape();
     ArrayRef<int32_t> order = op.getOrder();
     return moveThroughSharedMemory(
@@ -2229,6 +2242,29 @@ struct DotLowering : KPattern<tt::DotOp> {
     return ASource::Staged;
   }
 
+  /// The tensor X where `op`'s B is tt.trans(X) (order [1, 0]), X has
+  /// 16-bit elements and B is used by `op` alone: the mma.sync lowering
+  /// stages X (N rows of K, padded) and reads B with ldmatrix without
+  /// .trans (emitMmaV2's bKMajor), instead of moving B through shared
+  /// memory for the trans and staging it again. Null otherwise.
+  static Value transposedBSource(tt::DotOp op) {
+    if (!kgpu::isMmaV2(op.getC().getType().getEncoding()) || !onTensorCores(op))
+      return {};
+    auto trans = op.getB().getDefiningOp<tt::TransOp>();
+    if (!trans || !trans->hasOneUse() || trans.getSrc().getType().getRank() != 2 ||
+        trans.getOrder() != ArrayRef<int32_t>{1, 0} ||
+        trans.getSrc().getType().getElementType().getIntOrFloatBitWidth() != 16)
+      return {};
+    return trans.getSrc();
+  }
+
+  /// B as staged: its own type, or X's (N x K) where B is tt.trans(X)
+  /// (Lowering::bTransSource).
+  static RankedTensorType stagedBType(tt::DotOp op, Value transSource) {
+    return transSource ? cast<RankedTensorType>(transSource.getType())
+                       : op.getB().getType();
+  }
+
   /// Bytes of a 2-D operand of `op` staged row-major with padded rows.
   static int64_t paddedBytes(RankedTensorType t) {
     int64_t bytes = t.getElementType().getIntOrFloatBitWidth() / 8;
@@ -2245,7 +2281,7 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// B, padded (stageOperands), or B alone where A is not staged with it
   /// (aSourceOf). The mma.sync and MFMA paths.
   static int64_t stagedBytes(tt::DotOp op) {
-    int64_t b = paddedBytes(op.getB().getType());
+    int64_t b = paddedBytes(stagedBType(op, transposedBSource(op)));
     return aSourceOf(op) == ASource::Staged ? stagedBOffset(op) + b : b;
   }
 
@@ -2329,10 +2365,10 @@ struct DotLowering : KPattern<tt::DotOp> {
       }
       if (l.smemShared || inLoop(op))
         l.target->barrier(rewriter, loc);
-      storeRows(rewriter, loc, adaptor.getB(), bT, baseB,
-                kgpu::getPaddedRowStride(bT.getDimSize(1)), mem);
+      storeB(op, adaptor, rewriter, baseB);
       l.target->barrier(rewriter, loc);
     }
+    bool bKMajor = bool(l.bTransSource.lookup(op));
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
     auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
@@ -2342,7 +2378,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     } else {
       Value zero = i32Const(rewriter, loc, 0);
       acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, baseA, zero, baseB,
-                      zero, /*bKMajor=*/false, aRegs);
+                      zero, bKMajor, aRegs);
     }
     replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
@@ -2481,17 +2517,29 @@ struct DotLowering : KPattern<tt::DotOp> {
                         ConversionPatternRewriter &rewriter,
                         int64_t base) const {
     Location loc = op.getLoc();
-    auto aT = op.getA().getType(), bT = op.getB().getType();
+    auto aT = op.getA().getType();
     Type mem = getTypeConverter()->convertType(aT.getElementType());
     int64_t baseB = base + stagedBOffset(op);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     storeRows(rewriter, loc, adaptor.getA(), aT, base,
               kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
-    storeRows(rewriter, loc, adaptor.getB(), bT, baseB,
-              kgpu::getPaddedRowStride(bT.getDimSize(1)), mem);
+    storeB(op, adaptor, rewriter, baseB);
     l.target->barrier(rewriter, loc);
     return baseB;
+  }
+
+  /// Stores B at byte `baseB`, rows padded: K rows of N, or N rows of K
+  /// from the trans's source where B is tt.trans of it
+  /// (Lowering::bTransSource).
+  void storeB(tt::DotOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &rewriter, int64_t baseB) const {
+    Value source = l.bTransSource.lookup(op);
+    RankedTensorType t = stagedBType(op, source);
+    Value value = source ? rewriter.getRemappedValue(source) : adaptor.getB();
+    storeRows(rewriter, op.getLoc(), value, t, baseB,
+              kgpu::getPaddedRowStride(t.getDimSize(1)),
+              getTypeConverter()->convertType(t.getElementType()));
   }
 
   static Value toAcc(OpBuilder &b, Location loc, Value v, Type acc) {
@@ -3520,6 +3568,13 @@ struct KGPUConvertToLLVM
       smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
       ++smemUsers;
     };
+    module.walk([&](tt::DotOp dot) {
+      if (Value source = DotLowering::transposedBSource(dot)) {
+        l.bTransSource[dot] = source;
+        dot.getB().getDefiningOp()->setAttr(kFusedIntoDotAttr,
+                                            UnitAttr::get(ctx));
+      }
+    });
     module.walk([&](Operation *op) {
       // Vectorize along the dimension the layout keeps consecutive in
       // registers, as far as that dimension's facts allow.
@@ -3587,7 +3642,8 @@ struct KGPUConvertToLLVM
         } else
           allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
-                     tt::CatOp, tt::GatherOp>(op)) {
+                     tt::CatOp, tt::GatherOp>(op) &&
+                 !op->hasAttr(kFusedIntoDotAttr)) {
         // Room for every moved operand, one after the other.
         int64_t bytes = 0;
         for (Value v : op->getOperands().take_front(
@@ -3630,8 +3686,10 @@ struct KGPUConvertToLLVM
         dot->setAttr(kASourceAttr,
                      IntegerAttr::get(IntegerType::get(ctx, 32),
                                       int64_t(DotLowering::ASource::Staged)));
-        int64_t bytes = DotLowering::stagedBOffset(dot) +
-                        DotLowering::paddedBytes(dot.getB().getType());
+        int64_t bytes =
+            DotLowering::stagedBOffset(dot) +
+            DotLowering::paddedBytes(DotLowering::stagedBType(
+                dot, DotLowering::transposedBSource(dot)));
         if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
           largestUser = dot;
         smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));

@@ -182,7 +182,9 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
     the bytes all other ops reuse, and each iteration stages only B; an A
     in the accumulator's own layout with warps along M only (chained dots,
     kgpu-assign-layouts chain-dots) is read from the thread's registers,
-    two C fragments per A fragment.
+    two C fragments per A fragment; and a B that is `tt.trans` of a 16-bit
+    tensor used by the dot alone is staged as that tensor (N rows of K) and
+    read with ldmatrix without .trans, the trans moving no data.
 
     Before:
     ```mlir

@@ -140,3 +140,46 @@ tt.func public @second_kernel(%a: tensor<128x256xf16>, %b: tensor<256x8xf16>, %n
   tt.store %ps, %acc : tensor<128x8x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// B = tt.trans(K), K used nowhere else: the dot stages K itself (64 rows of
+// 32, padded to 40) and reads B with ldmatrix without .trans; the trans
+// moves no data (no shared-memory load before the dot's ldmatrix). 64x64
+// on [2, 2] warps, two 16-wide K steps: A 2 x 2 and B 2 x 2 ldmatrix.x4.
+// CHECK-LABEL: llvm.func @trans_b
+// CHECK-NOT: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK-COUNT-4: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK-COUNT-4: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.return
+tt.func public @trans_b(%a: tensor<64x32xf16>, %k: tensor<64x32xf16>, %p: !tt.ptr<f32>) {
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+  %d = tt.dot %a, %kt, %z : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// With the trans result used twice (the dot and a store), the trans moves
+// B through shared memory and the dot stages it as K rows of N (ldmatrix
+// .trans), as before.
+// CHECK-LABEL: llvm.func @trans_b_used_twice
+// CHECK: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>
+tt.func public @trans_b_used_twice(%a: tensor<64x32xf16>, %k: tensor<64x32xf16>, %p: !tt.ptr<f32>, %q: !tt.ptr<f16>) {
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+  %d = tt.dot %a, %kt, %z : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  tt.store %qs, %kt : tensor<32x64x!tt.ptr<f16>>
+  tt.return
+}
