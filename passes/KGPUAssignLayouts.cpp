@@ -491,13 +491,13 @@ struct KGPUAssignLayouts
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
   }
 
-  /// With chain-dots: chained dots (attention: P = f(Q K^T) is the A
-  /// operand of P V). Where a dot's A operand is in the group of another
-  /// dot's mma.sync accumulator, both groups take warps along M only
-  /// ({num-warps, 1}), so that a warp holds whole rows of P and the second
-  /// dot reads its A fragments from the first one's accumulator registers
-  /// (an m16n8 C fragment pair is an m16n8k16 A fragment, PTX ISA
-  /// 9.7.14.5.8) instead of staging P through shared memory, and row
+  /// With chain-dots (the default): chained dots (attention: P = f(Q K^T)
+  /// is the A operand of P V). Where a dot's A operand is in the group of
+  /// another dot's mma.sync accumulator, both groups take warps along M
+  /// only ({num-warps, 1}), so that a warp holds whole rows of P and the
+  /// second dot reads its A fragments from the first one's accumulator
+  /// registers (an m16n8 C fragment pair is an m16n8k16 A fragment, PTX
+  /// ISA 9.7.14.5.8) instead of staging P through shared memory, and row
   /// reductions of the scores stay within a warp. Only where every dot of
   /// both groups has M a multiple of 16 * num-warps (no warp replicates
   /// another's rows).

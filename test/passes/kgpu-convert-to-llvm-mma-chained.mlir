@@ -1,13 +1,14 @@
-// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" | FileCheck %s --check-prefix=LAYOUT
-// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-convert-to-llvm | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=false" | FileCheck %s --check-prefix=LAYOUT
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=false" -kgpu-convert-to-llvm | FileCheck %s
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" | FileCheck %s --check-prefix=CHAINED-LAYOUT
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" | FileCheck %s --check-prefix=CHAINED-LAYOUT
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2 chain-dots=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=CHAINED
 
 // Attention's two dots on mma.sync: S = Q K^T with Q loop-invariant, then
 // O += P V with P = f16(S).
 //
-// By default each accumulator group splits the 4 warps over M and N
-// (64x64: [2, 2]; 64x32: [2, 2]) and P goes through shared memory.
+// With chain-dots=false each accumulator group splits the 4 warps over M
+// and N (64x64: [2, 2]; 64x32: [2, 2]) and P goes through shared memory.
 // LAYOUT: #[[$MMA:.*]] = #kgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // LAYOUT: tt.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
 // LAYOUT: tt.dot {{.*}} : tensor<64x64xf16, #[[$MMA]]> * {{.*}} -> tensor<64x32xf32, #[[$MMA]]>
@@ -37,7 +38,8 @@
 // CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
 // CHECK: scf.yield
 
-// With chain-dots, both groups put the warps along M ([4, 1]): a warp holds
+// With chain-dots (the default), both groups put the warps along M
+// ([4, 1]): a warp holds
 // whole rows of P, and the second dot builds each A fragment from the
 // thread's own P registers (four .b32 pairs per 16-wide K step: C
 // fragments of N tiles 2k and 2k + 1); it stages only V. Shared memory:
