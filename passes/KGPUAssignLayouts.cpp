@@ -533,8 +533,8 @@ struct KGPUAssignLayouts
           dot.getType().getDimSize(0) % rowsPerTile != 0)
         return;
     }
-    Attribute rows = kgpu::MmaEncodingAttr::get(ctx, 2, {unsigned(numWarps), 1u},
-                                                {16, 8});
+    Attribute rows = kgpu::MmaEncodingAttr::get(
+        ctx, 2, {unsigned(numWarps), 1u}, {16, 8});
     for (Value group : chained)
       mmaOf[group] = rows;
   }

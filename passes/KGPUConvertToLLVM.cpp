@@ -1874,9 +1874,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   Value aPtr;
   if (aRegs.empty()) {
     Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
-    aPtr = smemAddress(
-        rewriter, loc, l, aBase, mem,
-        im.add(im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8)), aElemOffset));
+    Value aLin = im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8));
+    aPtr = smemAddress(rewriter, loc, l, aBase, mem, im.add(aLin, aElemOffset));
   }
   // A from registers: two 16-bit elements per .b32 register, as ldmatrix
   // would give them.
@@ -2251,9 +2250,11 @@ struct DotLowering : KPattern<tt::DotOp> {
     if (!kgpu::isMmaV2(op.getC().getType().getEncoding()) || !onTensorCores(op))
       return {};
     auto trans = op.getB().getDefiningOp<tt::TransOp>();
-    if (!trans || !trans->hasOneUse() || trans.getSrc().getType().getRank() != 2 ||
-        trans.getOrder() != ArrayRef<int32_t>{1, 0} ||
-        trans.getSrc().getType().getElementType().getIntOrFloatBitWidth() != 16)
+    if (!trans || !trans->hasOneUse())
+      return {};
+    RankedTensorType src = trans.getSrc().getType();
+    if (src.getRank() != 2 || trans.getOrder() != ArrayRef<int32_t>{1, 0} ||
+        src.getElementType().getIntOrFloatBitWidth() != 16)
       return {};
     return trans.getSrc();
   }
@@ -3672,8 +3673,9 @@ struct KGPUConvertToLLVM
         auto fn = dot->getParentOfType<tt::FuncOp>();
         if (fn.isPublic() != kernels)
           continue;
-        int64_t &end = kernels ? kernelEnd.try_emplace(fn, deviceEnd).first->second
-                               : deviceEnd;
+        int64_t &end =
+            kernels ? kernelEnd.try_emplace(fn, deviceEnd).first->second
+                    : deviceEnd;
         if (hoistedOffset.try_emplace(dot.getA(), end).second)
           end += DotLowering::hoistedABytes(dot);
       }
