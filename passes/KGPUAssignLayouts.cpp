@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -103,6 +104,44 @@ struct KGPUAssignLayouts
     for (auto fn : module.getOps<tt::FuncOp>())
       if (failed(assign(fn)))
         return signalPassFailure();
+    reconcileCalls(module);
+  }
+
+  /// Each function's layouts are chosen on their own, so a call's tensor
+  /// operands and results may be laid out differently from the callee's
+  /// arguments and results (a device function returning its tt.dot's
+  /// mma.sync accumulator to a caller that stores it): the call takes the
+  /// callee's types, with a kgpu.convert_layout on each side where they
+  /// differ.
+  static void reconcileCalls(ModuleOp module) {
+    SymbolTable symbols(module);
+    module.walk([&](tt::CallOp call) {
+      auto callee = symbols.lookup<tt::FuncOp>(call.getCallee());
+      if (!callee)
+        return;
+      FunctionType type = callee.getFunctionType();
+      if (type.getNumInputs() != call.getNumOperands() ||
+          type.getNumResults() != call.getNumResults())
+        return;
+      OpBuilder builder(call);
+      for (auto [i, want] : llvm::enumerate(type.getInputs())) {
+        Value operand = call.getOperand(i);
+        if (operand.getType() != want && isa<RankedTensorType>(want))
+          call->setOperand(i, kgpu::ConvertLayoutOp::create(
+                                  builder, call.getLoc(), want, operand));
+      }
+      builder.setInsertionPointAfter(call);
+      for (auto [i, want] : llvm::enumerate(type.getResults())) {
+        Value result = call.getResult(i);
+        Type had = result.getType();
+        if (had == want || !isa<RankedTensorType>(want))
+          continue;
+        result.setType(want);
+        auto cvt = kgpu::ConvertLayoutOp::create(builder, call.getLoc(), had,
+                                                 result);
+        result.replaceAllUsesExcept(cvt, cvt);
+      }
+    });
   }
 
   /// Largest tensor a kernel may hold, in elements (Triton's limit too).
