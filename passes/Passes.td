@@ -130,6 +130,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     both get warps along M only, where every dot of both has M a multiple
     of 16 x num-warps.
 
+    Each function's layouts are chosen on their own; a `tt.call` then takes
+    its callee's tensor argument and result types, with a
+    `kgpu.convert_layout` wherever the caller's layout differs.
+
     Before:
     ```mlir
     %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
