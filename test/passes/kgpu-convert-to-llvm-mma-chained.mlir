@@ -185,3 +185,40 @@ tt.func public @trans_b_used_twice(%a: tensor<64x32xf16>, %k: tensor<64x32xf16>,
   tt.store %qs, %kt : tensor<32x64x!tt.ptr<f16>>
   tt.return
 }
+
+// -----
+
+// Both at once: A loop-invariant (staged once before the loop: 64 x (32 +
+// 8) f16 = 5120 bytes above the 16384 reused ones, which the epilogue's
+// 64 x 64 f32 conversion needs) and B = tt.trans(K) with K changing every
+// iteration (K staged as 64 rows of 32 + 8 in the reused bytes, read
+// without .trans).
+// CHECK: kgpu.shared = 21504 : i32
+// CHECK-LABEL: llvm.func @hoisted_a_trans_b
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: scf.for
+// CHECK-NOT: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.ldmatrix {{.*}}mma_layout<col>
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// CHECK-NOT: nvvm.ldmatrix {{.*}}mma_layout<col>
+// CHECK: scf.yield
+tt.func public @hoisted_a_trans_b(%a: tensor<64x32xf16>, %k: !tt.ptr<f16>, %n: i32, %p: !tt.ptr<f32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ks = tt.splat %k : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%o = %z) -> (tensor<64x64xf32>) : i32 {
+    %kv = tt.load %ks : tensor<64x32x!tt.ptr<f16>>
+    %kt = tt.trans %kv {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %d = tt.dot %a, %kt, %o : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %ps, %acc : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
