@@ -542,10 +542,6 @@ struct KGPUAssignLayouts
   /// another's rows).
   void chainDots(MLIRContext *ctx, llvm::EquivalenceClasses<Value> &classes,
                  ArrayRef<tt::DotOp> dots, DenseMap<Value, Attribute> &mmaOf) {
-    auto isMmaV2 = [](Attribute a) {
-      auto mma = dyn_cast_or_null<kgpu::MmaEncodingAttr>(a);
-      return mma && mma.getVersion() == 2;
-    };
     auto groupOf = [&](Value v) -> Value {
       return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
                                                 : Value();
@@ -554,7 +550,8 @@ struct KGPUAssignLayouts
     for (tt::DotOp dot : dots) {
       Value aGroup = groupOf(dot.getA()), accGroup = groupOf(dot.getD());
       if (!aGroup || !accGroup || aGroup == accGroup ||
-          !isMmaV2(mmaOf.lookup(aGroup)) || !isMmaV2(mmaOf.lookup(accGroup)))
+          !kgpu::isMmaV2(mmaOf.lookup(aGroup)) ||
+          !kgpu::isMmaV2(mmaOf.lookup(accGroup)))
         continue;
       chains.push_back({aGroup, accGroup});
     }

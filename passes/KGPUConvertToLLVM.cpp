@@ -2278,12 +2278,13 @@ struct DotLowering : KPattern<tt::DotOp> {
     return llvm::alignTo(paddedBytes(op.getA().getType()), 16);
   }
 
-  /// Shared memory bytes `op` needs in the bytes every op reuses: A then
-  /// B, padded (stageOperands), or B alone where A is not staged with it
-  /// (aSourceOf). The mma.sync and MFMA paths.
-  static int64_t stagedBytes(tt::DotOp op) {
-    int64_t b = paddedBytes(stagedBType(op, transposedBSource(op)));
-    return aSourceOf(op) == ASource::Staged ? stagedBOffset(op) + b : b;
+  /// Shared memory bytes `op` needs in the bytes every op reuses when A
+  /// comes from `source`: A then B, padded (stageOperands), or B alone
+  /// where A is not staged with it; B as staged (`transSource`:
+  /// Lowering::bTransSource). The mma.sync and MFMA paths.
+  static int64_t stagedBytes(tt::DotOp op, ASource source, Value transSource) {
+    int64_t b = paddedBytes(stagedBType(op, transSource));
+    return source == ASource::Staged ? stagedBOffset(op) + b : b;
   }
 
   /// Shared memory of its own a Hoisted A needs (aSourceOf).
@@ -3562,12 +3563,19 @@ struct KGPUConvertToLLVM
     int64_t smemAlign = 16;
     SmallVector<tt::DotOp> hoistedA;
     Operation *largestUser = nullptr;
-    auto allocate = [&](Operation *op, int64_t bytes) {
-      op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
+    auto grow = [&](Operation *op, int64_t bytes) {
       if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
         largestUser = op;
       smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
+    };
+    auto allocate = [&](Operation *op, int64_t bytes) {
+      op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
+      grow(op, bytes);
       ++smemUsers;
+    };
+    auto recordASource = [&](tt::DotOp dot, DotLowering::ASource source) {
+      dot->setAttr(kASourceAttr, IntegerAttr::get(IntegerType::get(ctx, 32),
+                                                  int64_t(source)));
     };
     module.walk([&](tt::DotOp dot) {
       if (Value source = DotLowering::transposedBSource(dot)) {
@@ -3634,10 +3642,10 @@ struct KGPUConvertToLLVM
         allocate(op, 16); // thread 0's result, broadcast to the CTA
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
         if (DotLowering::onTensorCores(dot)) {
-          allocate(op, DotLowering::stagedBytes(dot));
           DotLowering::ASource source = DotLowering::aSourceOf(dot);
-          dot->setAttr(kASourceAttr, IntegerAttr::get(IntegerType::get(ctx, 32),
-                                                      int64_t(source)));
+          allocate(op, DotLowering::stagedBytes(dot, source,
+                                                l.bTransSource.lookup(dot)));
+          recordASource(dot, source);
           if (source == DotLowering::ASource::Hoisted)
             hoistedA.push_back(dot);
         } else
@@ -3685,16 +3693,9 @@ struct KGPUConvertToLLVM
     if (smemBytes > targetInfo->getMaxSharedBytes()) {
       smemBytes = reusedBytes;
       for (tt::DotOp dot : hoistedA) {
-        dot->setAttr(kASourceAttr,
-                     IntegerAttr::get(IntegerType::get(ctx, 32),
-                                      int64_t(DotLowering::ASource::Staged)));
-        int64_t bytes =
-            DotLowering::stagedBOffset(dot) +
-            DotLowering::paddedBytes(DotLowering::stagedBType(
-                dot, DotLowering::transposedBSource(dot)));
-        if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
-          largestUser = dot;
-        smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
+        recordASource(dot, DotLowering::ASource::Staged);
+        grow(dot, DotLowering::stagedBytes(dot, DotLowering::ASource::Staged,
+                                           l.bTransSource.lookup(dot)));
       }
       hoistedA.clear();
     }
