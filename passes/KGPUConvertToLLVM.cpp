@@ -1812,6 +1812,18 @@ struct WarpTiling {
 /// registers instead: the C fragments of N tiles 2k and 2k + 1 are the A
 /// fragment of K step k (a0-a3 of tile 2k, a4-a7 of tile 2k + 1; PTX ISA
 /// 9.7.14.5.8), and `aBase` / `aElemOffset` are unused.
+///
+/// f8 A and B (f8E4M3FN / f8E5M2 bytes, both K-contiguous: A rows of K, B
+/// N rows of K with `bKMajor`; rows padded by 16 bytes; K a multiple of
+/// 32): the same ldmatrix reads, on bytes, take 32 K values per step (each
+/// 8x8 b16 matrix is 8 rows of 16 bytes; a thread receives bytes 4t .. 4t
+/// + 3 of row g, t = lane % 4, g = lane / 4). Those are upcast to f16 pairs
+/// (upcastF8ToF16, exact) and multiplied by two m16n8k16 f16 mma.sync per
+/// tile, with the 16 K values of each in a permuted order: register byte
+/// pair 0-1 stands for f16 K positions 2t, 2t + 1 and pair 2-3 for 2t + 8,
+/// 2t + 9 (a0 a1 / a4 a5 of A, b0 b1 / b2 b3 of B; 9.7.14.5.8). A and B
+/// are permuted alike, so every product pairs the same K index and the sum
+/// is the dot product's.
 SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
                              const Lowering &l, kgpu::MmaEncodingAttr mma,
                              RankedTensorType aT, RankedTensorType bT,
@@ -1822,10 +1834,18 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type elem = aT.getElementType();
-  Type mem = elem; // f16 / bf16 are their own LLVM types
+  bool f8 = isF8UpcastableToF16(elem);
+  assert((!f8 || (bKMajor && aRegs.empty() && K % 32 == 0)) &&
+         "f8 operands: K-contiguous A and B in shared memory, K % 32 == 0");
+  // f16 / bf16 are their own LLVM types; f8 bytes are read as i8.
+  Type mem = f8 ? Type(rewriter.getI8Type()) : elem;
   bool bf16 = elem.isBF16();
-  int64_t strideA = kgpu::getPaddedRowStride(K),
-          strideB = kgpu::getPaddedRowStride(bKMajor ? K : N);
+  unsigned bits = f8 ? 8 : 16;
+  int64_t strideA = kgpu::getPaddedRowStride(K, bits),
+          strideB = kgpu::getPaddedRowStride(bKMajor ? K : N, bits);
+  // Elements per K step (one ldmatrix.x4 of A: 32 bytes of each row) and
+  // per half of it (one 8x8 b16 matrix: 16 bytes).
+  int64_t kStep = f8 ? 32 : 16, kHalf = kStep / 2;
   WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
   int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
   Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
@@ -1874,7 +1894,7 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   Value aPtr;
   if (aRegs.empty()) {
     Value aRow = wrapped(im.add(warpM, lane16), tileM, M);
-    Value aLin = im.add(im.mul(aRow, strideA), im.mul(laneHalf, 8));
+    Value aLin = im.add(im.mul(aRow, strideA), im.mul(laneHalf, kHalf));
     aPtr = smemAddress(rewriter, loc, l, aBase, mem, im.add(aLin, aElemOffset));
   }
   // A from registers: two 16-bit elements per .b32 register, as ldmatrix
@@ -1903,7 +1923,7 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     row = wrapped(row, tileN, N);
     bPtr = smemAddress(
         rewriter, loc, l, bBase, mem,
-        im.add(im.add(im.mul(row, strideB), im.mul(im.urem(q, 2), 8)),
+        im.add(im.add(im.mul(row, strideB), im.mul(im.urem(q, 2), kHalf)),
                bElemOffset));
   } else {
     Value col = warpN;
@@ -1914,8 +1934,31 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
                        im.add(im.add(im.mul(lane16, strideB), col), bElemOffset));
   }
 
-  for (int64_t kk = 0; kk < K / 16; ++kk) {
-    // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15).
+  // f8: the f16 pairs of byte pairs 0-1 (`high` false) and 2-3 of a
+  // register.
+  auto upcastPair = [&](Value reg, bool high) -> Value {
+    Value bytes = LLVM::BitcastOp::create(
+        rewriter, loc, VectorType::get({4}, rewriter.getI8Type()), reg);
+    Value pair = LLVM::ShuffleVectorOp::create(
+        rewriter, loc, bytes, bytes,
+        ArrayRef<int32_t>{high ? 2 : 0, high ? 3 : 1});
+    if (Value v = l.target->convertF8x2VectorToF16x2(rewriter, loc, pair, elem))
+      return v;
+    SmallVector<Value> byteValues, halves;
+    for (int64_t i : {0, 1})
+      byteValues.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, pair, i32Const(rewriter, loc, i)));
+    halves = upcastF8ToF16(rewriter, loc, *l.target, byteValues, elem);
+    Value v = LLVM::UndefOp::create(rewriter, loc, halfPair);
+    for (int64_t i : {0, 1})
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, halves[i],
+                                        i32Const(rewriter, loc, i));
+    return v;
+  };
+
+  for (int64_t kk = 0; kk < K / kStep; ++kk) {
+    // A fragments: matrices (rows 0-7 | 8-15) x (k 0-7 | 8-15) (f8: k
+    // 0-15 | 16-31).
     SmallVector<SmallVector<Value>> aFrag;
     for (int64_t rm = 0; rm < repM; ++rm) {
       if (!aRegs.empty()) {
@@ -1923,7 +1966,7 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
                          aPair(rm, 2 * kk + 1, 0), aPair(rm, 2 * kk + 1, 2)});
         continue;
       }
-      aFrag.push_back(ldmatrix(at(aPtr, rm * tileM * strideA + kk * 16),
+      aFrag.push_back(ldmatrix(at(aPtr, rm * tileM * strideA + kk * kStep),
                                /*trans=*/false));
     }
     // B fragments, two N tiles per ldmatrix.x4 (.trans where B is stored
@@ -1932,27 +1975,51 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     for (int64_t rn = 0; rn < repN; rn += 2) {
       // bKMajor: matrices (N tile rn | rn + 1) x (k 0-7 | 8-15);
       // otherwise k rows kk * 16 .. + 15 of N tiles rn and rn + 1.
-      int64_t offset = bKMajor ? rn * tileN * strideB + kk * 16
+      int64_t offset = bKMajor ? rn * tileN * strideB + kk * kStep
                                : kk * 16 * strideB + rn * tileN;
       auto r = ldmatrix(at(bPtr, offset), /*trans=*/!bKMajor);
       bFrag[rn] = {r[0], r[1]};
       if (rn + 1 < repN)
         bFrag[rn + 1] = {r[2], r[3]};
     }
+    // f8: two m16n8k16 per tile and K step, K half j from A registers 2j
+    // (rows g) and 2j + 1 (rows g + 8) and B register j, each upcast once.
+    SmallVector<SmallVector<SmallVector<Value>>> aF8(repM), bF8(repN);
+    if (f8) {
+      for (int64_t rm = 0; rm < repM; ++rm)
+        for (int j : {0, 1}) {
+          ArrayRef<Value> r = aFrag[rm];
+          aF8[rm].push_back(
+              {upcastPair(r[2 * j], false), upcastPair(r[2 * j + 1], false),
+               upcastPair(r[2 * j], true), upcastPair(r[2 * j + 1], true)});
+        }
+      for (int64_t rn = 0; rn < repN; ++rn)
+        for (int j : {0, 1})
+          bF8[rn].push_back(
+              {upcastPair(bFrag[rn][j], false), upcastPair(bFrag[rn][j], true)});
+    }
     for (int64_t rm = 0; rm < repM; ++rm)
       for (int64_t rn = 0; rn < repN; ++rn) {
         unsigned first = unsigned((rm * repN + rn) * 4);
-        SmallVector<Value> a, b, c(acc.begin() + first,
-                                   acc.begin() + first + 4);
+        auto mmaSync = [&](ArrayRef<Value> a, ArrayRef<Value> b) {
+          SmallVector<Value> c(acc.begin() + first, acc.begin() + first + 4);
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, accStruct, a, b, c, ArrayRef<int64_t>{16, 8, 16},
+              std::nullopt, std::nullopt, ptxTypes, layouts);
+          for (auto [i, v] : llvm::enumerate(unpack(rewriter, loc, d)))
+            acc[first + i] = v;
+        };
+        if (f8) {
+          for (int j : {0, 1})
+            mmaSync(aF8[rm][j], bF8[rn][j]);
+          continue;
+        }
+        SmallVector<Value> a, b;
         for (Value r : aFrag[rm])
           a.push_back(operandReg(r));
         for (Value r : bFrag[rn])
           b.push_back(operandReg(r));
-        Value d = NVVM::MmaOp::create(
-            rewriter, loc, accStruct, a, b, c, ArrayRef<int64_t>{16, 8, 16},
-            std::nullopt, std::nullopt, ptxTypes, layouts);
-        for (auto [i, v] : llvm::enumerate(unpack(rewriter, loc, d)))
-          acc[first + i] = v;
+        mmaSync(a, b);
       }
   }
   return acc;
@@ -3523,6 +3590,25 @@ struct KGPUConvertToLLVM
           if (isF8UpcastableToF16(ea) && isF8UpcastableToF16(eb))
             diag << " (run tt-upcast-f8-dot-operands first: it converts "
                     "f8E4M3FN and f8E5M2 operands to f16)";
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto dot = dyn_cast<kgpu::LocalDotOp>(op)) {
+        auto aT = cast<RankedTensorType>(dot.getAType());
+        Type ea = aT.getElementType();
+        Type eb = cast<RankedTensorType>(dot.getBType()).getElementType();
+        bool f8 = isF8UpcastableToF16(ea);
+        if (ea != eb || !(ea.isF16() || ea.isBF16() || f8)) {
+          op->emitError() << "local_dot multiplies f16, bf16, f8E4M3FN or "
+                             "f8E5M2 slots of one type, not "
+                          << ea << " x " << eb;
+          return WalkResult::interrupt();
+        }
+        if (f8 &&
+            (dot.getWgmma() || !dot.getBKMajor() || aT.getDimSize(1) % 32)) {
+          op->emitError()
+              << "local_dot on f8 slots needs mma.sync, B stored N rows of K "
+                 "(bKMajor) and K a multiple of 32";
           return WalkResult::interrupt();
         }
       }

@@ -71,6 +71,16 @@ struct LoopPlan {
   SmallVector<unsigned> carried;
   /// B's columns are contiguous (K-major B): stored N rows of K elements.
   bool bKMajor = false;
+  /// Both operands are f8 loads upcast to f16 (tt.fp_to_fp, from
+  /// tt-upcast-f8-dot-operands): the slots hold the f8 bytes and local_dot
+  /// upcasts its fragments (aType / bType are then the f8 tiles).
+  tt::FpToFpOp upcasts[2];
+  /// The dot starts from zero and `accAdd` (arith.addf of the carried
+  /// accumulator and the dot) is what the loop carries, as Triton's
+  /// frontend writes `acc += tl.dot(a, b)` for f8 operands.
+  arith::AddFOp accAdd;
+  /// The loop multiplies with wgmma (sm_90a, 16-bit slots only).
+  bool useWgmma = false;
 };
 
 bool isZeroOrAbsent(Value other) {
@@ -123,7 +133,10 @@ struct KGPUPipelineDotLoops
     unsigned vec = std::min<unsigned>(
         blocked.getSizePerThread()[dim],
         axisInfo.getVectorWidth(load.getPtr(), load.getMask(), dim));
-    return vec >= 2 ? vec : 0; // 16-bit elements: at least 4 bytes
+    // cp.async moves at least 4 bytes.
+    unsigned bytes =
+        getElementTypeOrSelf(load.getType()).getIntOrFloatBitWidth() / 8;
+    return vec * bytes >= 4 ? vec : 0;
   }
 
   /// Whether wgmma multiplies `dot`: the accumulator's warps split M only
@@ -173,28 +186,46 @@ struct KGPUPipelineDotLoops
       return std::nullopt;
     tt::DotOp dot = plan.dot;
     // Slots hold 16-bit tiles (local_dot reads them with ldmatrix for
-    // m16n8k16); tf32 dots (f32 operands, m16n8k8) stay unpipelined.
+    // m16n8k16) or f8 tiles upcast to them; tf32 dots (f32 operands,
+    // m16n8k8) stay unpipelined.
     Type elem = dot.getA().getType().getElementType();
     if (!(elem.isF16() || elem.isBF16()))
       return std::nullopt;
-    // The accumulator is carried by the loop and only feeds the yield.
-    auto accArg = dyn_cast<BlockArgument>(dot.getC());
+    // The accumulator is carried by the loop and only feeds the yield:
+    // either as the dot's C, or (dot from zero) through one arith.addf.
     auto yield = cast<scf::YieldOp>(body->getTerminator());
+    Value carriedAcc = dot.getC();
+    if (isZeroOrAbsent(dot.getC()) && dot->hasOneUse()) {
+      plan.accAdd = dyn_cast<arith::AddFOp>(*dot->getUsers().begin());
+      if (!plan.accAdd || plan.accAdd->getBlock() != body)
+        return std::nullopt;
+      carriedAcc = plan.accAdd.getLhs() == dot.getD() ? plan.accAdd.getRhs()
+                                                      : plan.accAdd.getLhs();
+    }
+    Value accOut = plan.accAdd ? plan.accAdd.getResult() : dot.getD();
+    auto accArg = dyn_cast<BlockArgument>(carriedAcc);
     if (!accArg || accArg.getOwner() != body || accArg.getArgNumber() == 0)
       return std::nullopt;
     plan.accIndex = accArg.getArgNumber() - 1;
-    if (yield.getOperand(plan.accIndex) != dot.getD() || !dot->hasOneUse() ||
-        !accArg.hasOneUse())
+    if (yield.getOperand(plan.accIndex) != accOut || !accOut.hasOneUse() ||
+        !dot->hasOneUse() || !accArg.hasOneUse())
       return std::nullopt;
-    // A and B straight from loads used only by the dot. f8 operands are
-    // not: tt-upcast-f8-dot-operands puts a tt.fp_to_fp to f16 between the
-    // load and the dot, and local_dot reads 16-bit slots with ldmatrix, so
-    // such loops run unpipelined (correct, one staging per iteration).
-    // Pipelining them needs 8-bit slots and an upcast between shared
-    // memory and the mma fragments, not written yet.
+    // A and B from loads used only by the dot, or (both) f8 loads used
+    // only by their tt.fp_to_fp to f16 (tt-upcast-f8-dot-operands). f8
+    // slots are read with 8-bit ldmatrix and upcast after (emitMmaV2):
+    // that needs A and B both K-contiguous in shared memory (A rows of K;
+    // B stored transposed, N rows of K) and K a multiple of 32.
     AxisInfoAnalysis axisInfo;
     for (int i = 0; i < 2; ++i) {
       Value v = i == 0 ? dot.getA() : dot.getB();
+      if (auto upcast = v.getDefiningOp<tt::FpToFpOp>()) {
+        Type from = getElementTypeOrSelf(upcast.getSrc().getType());
+        if (!isa<Float8E4M3FNType, Float8E5M2Type>(from) || !elem.isF16() ||
+            upcast->getBlock() != body || !v.hasOneUse())
+          return std::nullopt;
+        plan.upcasts[i] = upcast;
+        v = upcast.getSrc();
+      }
       auto load = v.getDefiningOp<tt::LoadOp>();
       // A volatile load must happen when and as written: not pipelined.
       if (!load || load->getBlock() != body || !v.hasOneUse() ||
@@ -214,6 +245,18 @@ struct KGPUPipelineDotLoops
       }
       plan.loads[i] = load;
     }
+    if (bool(plan.upcasts[0]) != bool(plan.upcasts[1]))
+      return std::nullopt;
+    if (plan.upcasts[0] &&
+        (!plan.bKMajor || dot.getA().getType().getDimSize(1) % 32))
+      return std::nullopt;
+    // f8 slots are multiplied with mma.sync (the accumulator layout is the
+    // same). The wgmma loop keeps its group in flight across the back edge,
+    // with the accumulator tied through the wait: it multiplies into the
+    // carried accumulator itself.
+    plan.useWgmma = wgmma && wgmmaFits(dot) && !plan.upcasts[0];
+    if (plan.useWgmma && plan.accAdd)
+      return std::nullopt;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;
@@ -252,10 +295,15 @@ struct KGPUPipelineDotLoops
         work.push_back(operand);
     }
     // Nothing else in the body, and no carried pointer used after the loop.
+    auto inPlan = [&](Operation *op) {
+      return op == dot.getOperation() || op == plan.loads[0].getOperation() ||
+             op == plan.loads[1].getOperation() ||
+             (plan.upcasts[0] && (op == plan.upcasts[0].getOperation() ||
+                                  op == plan.upcasts[1].getOperation())) ||
+             (plan.accAdd && op == plan.accAdd.getOperation());
+    };
     for (Operation &op : body->without_terminator())
-      if (!slice.contains(&op) && &op != dot.getOperation() &&
-          &op != plan.loads[0].getOperation() &&
-          &op != plan.loads[1].getOperation() &&
+      if (!slice.contains(&op) && !inPlan(&op) &&
           !op.hasTrait<OpTrait::ConstantLike>())
         return std::nullopt;
     for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
@@ -281,7 +329,7 @@ struct KGPUPipelineDotLoops
                                  ArrayRef<Value> args, Value live, Value slot,
                                  const int64_t offsets[2],
                                  const int64_t slotBytes[2],
-                                 const int swizzle[2]) {
+                                 const int swizzle[2], unsigned elemBits) {
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
     for (auto [k, idx] : llvm::enumerate(plan.carried))
@@ -303,7 +351,8 @@ struct KGPUPipelineDotLoops
       kgpu::AsyncCopyOp::create(
           b, loc, map.lookupOrDefault(load.getPtr()), mask, slot,
           b.getI64IntegerAttr(offsets[i]), b.getI64IntegerAttr(slotBytes[i]),
-          b.getI64IntegerAttr(swizzle[i] ? cols : getPaddedRowStride(cols)),
+          b.getI64IntegerAttr(swizzle[i] ? cols
+                                         : getPaddedRowStride(cols, elemBits)),
           b.getI32IntegerAttr(swizzle[i]),
           transpose ? b.getUnitAttr() : UnitAttr());
     }
@@ -324,17 +373,22 @@ struct KGPUPipelineDotLoops
       return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
           .getResult();
     };
-    // Shared memory: S slots of A (M x getPaddedRowStride(K) 16-bit elements),
-    // then S slots of B (K x getPaddedRowStride(N)).
-    auto aT = plan.dot.getA().getType(), bT = plan.dot.getB().getType();
+    // Shared memory: S slots of A (M x getPaddedRowStride(K) elements),
+    // then S slots of B (K x getPaddedRowStride(N), or N x
+    // getPaddedRowStride(K) stored transposed). Elements are the loaded
+    // ones: 16-bit, or f8 bytes that local_dot upcasts.
+    auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
+         bT = cast<RankedTensorType>(plan.loads[1].getType());
+    unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    bool useWgmma = wgmma && wgmmaFits(plan.dot);
+    bool useWgmma = plan.useWgmma;
     // Padded rows for ldmatrix; dense 128-byte swizzled atoms (1024-byte
     // aligned slots) for wgmma.
     int64_t slotBytes[2] = {
-        int64_t(llvm::alignTo(M * getPaddedRowStride(K) * 2, 16)),
-        int64_t(llvm::alignTo(plan.bKMajor ? N * getPaddedRowStride(K) * 2
-                                           : K * getPaddedRowStride(N) * 2,
+        int64_t(llvm::alignTo(M * getPaddedRowStride(K, bits) * bytes, 16)),
+        int64_t(llvm::alignTo(plan.bKMajor
+                                  ? N * getPaddedRowStride(K, bits) * bytes
+                                  : K * getPaddedRowStride(N, bits) * bytes,
                               16))};
     if (useWgmma) {
       slotBytes[0] = llvm::alignTo(M * K * 2, 1024);
@@ -358,7 +412,7 @@ struct KGPUPipelineDotLoops
           b, loc, lb, arith::MulIOp::create(b, loc, step, c32(s)));
       Value live = iterationExists(b, loc, lb, s, step, ub);
       args = issueCopies(b, loc, loop, plan, iv, args, live, c32(s), offsets,
-                         slotBytes, swizzle);
+                         slotBytes, swizzle, bits);
     }
 
     Value accInit = loop.getInitArgs()[plan.accIndex];
@@ -430,9 +484,18 @@ struct KGPUPipelineDotLoops
       SmallVector<Value> next;
       if (!useWgmma)
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
-                           offsets, slotBytes, swizzle);
+                           offsets, slotBytes, swizzle, bits);
+      // acc += A x B, or acc + (0 + A x B) where the loop adds the dot's
+      // result to the carried accumulator itself (plan.accAdd).
+      Value dotAcc = acc;
+      if (plan.accAdd) {
+        Attribute zero;
+        matchPattern(plan.dot.getC(), m_Constant(&zero));
+        dotAcc = arith::ConstantOp::create(b, loc, acc.getType(),
+                                           cast<TypedAttr>(zero));
+      }
       auto localDot = kgpu::LocalDotOp::create(
-          b, loc, acc.getType(), acc, readSlot, TypeAttr::get(aT),
+          b, loc, acc.getType(), dotAcc, readSlot, TypeAttr::get(aT),
           TypeAttr::get(bT), b.getI64IntegerAttr(offsets[0]),
           b.getI64IntegerAttr(slotBytes[0]), b.getI64IntegerAttr(offsets[1]),
           b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S),
@@ -440,6 +503,12 @@ struct KGPUPipelineDotLoops
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           plan.bKMajor ? b.getUnitAttr() : UnitAttr());
       Value accOut = localDot.getResult();
+      if (plan.accAdd) {
+        bool dotFirst = plan.accAdd.getLhs() == plan.dot.getD();
+        accOut = arith::AddFOp::create(b, loc, dotFirst ? accOut : acc,
+                                       dotFirst ? acc : accOut,
+                                       plan.accAdd.getFastmathAttr());
+      }
       if (useWgmma) {
         // Wait for the previous iteration's group (this one stays in
         // flight, its accumulator tied through the wait and the back edge
@@ -450,7 +519,7 @@ struct KGPUPipelineDotLoops
                      .getResult(0);
         kgpu::BarrierOp::create(b, loc);
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
-                           offsets, slotBytes, swizzle);
+                           offsets, slotBytes, swizzle, bits);
       }
       Value slotAfter = arith::AddIOp::create(b, loc, readSlot, c32(1));
       Value nextSlot = arith::SelectOp::create(

@@ -432,9 +432,7 @@ public:
   SmallVector<Value, 2> convertF8x2ToF16x2(OpBuilder &b, Location loc,
                                            Value first, Value second,
                                            Type f8Type) override {
-    bool selectable = (sm >= 90 && ptxVersion >= 78) ||
-                      (sm >= 89 && ptxVersion >= 81);
-    if (!selectable || !isa<Float8E4M3FNType, Float8E5M2Type>(f8Type))
+    if (!f8x2Selectable(f8Type))
       return {};
     Type i32 = b.getI32Type();
     auto c = [&](int64_t v) -> Value {
@@ -443,11 +441,24 @@ public:
     Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
     pair = LLVM::InsertElementOp::create(b, loc, pair, first, c(0));
     pair = LLVM::InsertElementOp::create(b, loc, pair, second, c(1));
-    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
-        b, loc, VectorType::get({2}, b.getF16Type()), pair, /*relu=*/false,
-        f8Type);
+    Value halves = convertF8x2VectorToF16x2(b, loc, pair, f8Type);
     return {LLVM::ExtractElementOp::create(b, loc, halves, c(0)),
             LLVM::ExtractElementOp::create(b, loc, halves, c(1))};
+  }
+
+  Value convertF8x2VectorToF16x2(OpBuilder &b, Location loc, Value pair,
+                                 Type f8Type) override {
+    if (!f8x2Selectable(f8Type))
+      return {};
+    return NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), pair, /*relu=*/false,
+        f8Type);
+  }
+
+  bool f8x2Selectable(Type f8Type) const {
+    bool selectable = (sm >= 90 && ptxVersion >= 78) ||
+                      (sm >= 89 && ptxVersion >= 81);
+    return selectable && isa<Float8E4M3FNType, Float8E5M2Type>(f8Type);
   }
 
   void markKernel(LLVM::LLVMFuncOp fn, unsigned numThreads) override {

@@ -281,16 +281,22 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     end) and multiplies from shared memory (`kgpu.local_dot`).
 
     Applies when: an i32, signed-compare loop whose body holds exactly one
-    tt.dot with an mma accumulator carried by the loop; A and B come
-    straight from non-volatile tt.loads of 16-bit elements (so not f8
-    loads upcast by tt-upcast-f8-dot-operands, nor the f32 operands of
-    tf32 dots) with a zero (or no)
+    tt.dot with an mma accumulator carried by the loop (as the dot's C, or
+    as `arith.addf %acc, %dot` of a dot from zero, which f8 TTIR keeps for
+    `acc += tl.dot(a, b)`; mma.sync only); A and B come straight from
+    non-volatile tt.loads of 16-bit elements (not the f32 operands of tf32
+    dots), or both from f8E4M3FN / f8E5M2 tt.loads through the tt.fp_to_fp
+    to f16 of tt-upcast-f8-dot-operands, with a zero (or no)
     `other`, movable as 4, 8 or 16 contiguous bytes per thread along
     their rows (or, for B, along K: stored transposed), with masks that
     bound K only; everything else in the body computes those loads'
     pointers and masks or advances loop-carried pointers (pure ops that do
     not use shared memory themselves), and those pointers are not used
     after the loop. Other loops are left as they are.
+
+    f8 operands need A and B both K-contiguous (B stored transposed) and K
+    a multiple of 32: their slots hold the bytes (rows padded by 16) and
+    `kgpu.local_dot` upcasts the fragments it reads, always on mma.sync.
 
     With `wgmma`, slots use wgmma's 128-byte swizzled arrangements and the
     multiply is `kgpu.local_dot` with `wgmma`, left in flight into the next

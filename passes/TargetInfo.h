@@ -134,6 +134,16 @@ public:
     return {};
   }
 
+  /// The same conversion on a vector<2xi8> (the low byte first), giving a
+  /// vector<2xf16>; null, creating nothing, where the chip has no such
+  /// instruction.
+  virtual mlir::Value convertF8x2VectorToF16x2(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               mlir::Value pair,
+                                               mlir::Type f8Type) {
+    return {};
+  }
+
   /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
   virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
 };

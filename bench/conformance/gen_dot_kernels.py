@@ -321,7 +321,8 @@ def define_kernels():
 
 MM_ARGS = ["a", "b", "c", "bias", "M", "N", "K", "stride_am", "stride_bk", "stride_bn",
            "stride_cm"]
-TRITON_TY = {"f16": "*fp16", "bf16": "*bf16", "f32": "*fp32"}
+TRITON_TY = {"f16": "*fp16", "bf16": "*bf16", "f32": "*fp32", "f8e4m3": "*fp8e4nv",
+             "f8e5m2": "*fp8e5"}
 
 
 def mm(name, dtype, out, tile, warps, stages, **kw):
@@ -406,6 +407,16 @@ def configs():
            precision="ieee", kmajor=True, k_sub=8, what="f32 ieee, B K-contiguous, K 1016"),
         mm("dot_f32_tf32_64x64x32_w4_s3", "f32", "f32", T("64x64x32"), 4, 3,
            what="f32 tf32 (rounded, CUDA cores)"),
+        mm("dot_f8e4m3_bt_accplus_32x64x64_w2_s4", "f8e4m3", "bf16", T("32x64x64"), 2, 4,
+           kmajor=True, acc_plus=True,
+           what="f8 e4m3, B K-contiguous, acc += tl.dot: pipelined f8 slots"),
+        mm("dot_f8e5m2_bt_ktail_64x64x64_w2_s3", "f8e5m2", "f32", T("64x64x64"), 2, 3,
+           kmajor=True, acc_plus=True, k_sub=24,
+           what="f8 e5m2, B K-contiguous, K 1000 (masked last K block)"),
+        mm("dot_f8e4m3_bt_64x128x64_w4_s3", "f8e4m3", "f16", T("64x128x64"), 4, 3,
+           kmajor=True, what="f8 e4m3, B K-contiguous, acc carried by the dot"),
+        mm("dot_f8e4m3_32x64x64_w2_s3", "f8e4m3", "f32", T("32x64x64"), 2, 3,
+           acc_plus=True, what="f8 e4m3, B N-contiguous (not pipelined)"),
     ]
     c.append({"name": "dot_bmm_f16_64x128x64_w4_s3", "fn": "bmm", "warps": 4, "stages": 3,
               "signature": {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32",

@@ -87,8 +87,11 @@ getMmaTf32OperandFragment(unsigned operand) {
 /// row-major in shared memory by the ldmatrix / MFMA lowerings and the
 /// K-loop pipeline (not the swizzled wgmma tiles): rows padded by 8
 /// elements (16 bytes for 16-bit types), so that the 8 row addresses one
-/// ldmatrix 8x8 matrix reads fall in distinct bank groups.
-inline int64_t getPaddedRowStride(int64_t cols) { return cols + 8; }
+/// ldmatrix 8x8 matrix reads fall in distinct bank groups. 8-bit tiles (the
+/// pipeline's f8 slots) are padded by 16 elements, 16 bytes too.
+inline int64_t getPaddedRowStride(int64_t cols, unsigned elemBits = 16) {
+  return cols + (elemBits == 8 ? 16 : 8);
+}
 
 /// The layout attached to a ranked tensor type, or null.
 mlir::Attribute getLayout(mlir::Type type);
