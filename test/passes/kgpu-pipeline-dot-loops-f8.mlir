@@ -236,3 +236,135 @@ tt.func public @f8_b_n_major(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32},
   tt.store %pc2, %r : tensor<32x64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The same `acc + dot(a, b, 0)` loop on f16 (Triton folds f16's into the
+// dot, but TTIR may carry it): 16-bit slots, A 32 x (64 + 8) x 2 = 4608 B,
+// B 64 x 72 x 2 = 9216 B after A's 3 slots; local_dot from zero and the
+// addf in the loop.
+// CHECK-LABEL: tt.func public @f16_acc_plus
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %c0_i32
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<32x64xf32, #mma>
+// CHECK: %[[D:.+]] = kgpu.local_dot %[[ZERO]] slot %[[SLOT]] {aOffset = 0 : i64, aSlotBytes = 4608 : i64, aType = tensor<32x64xf16, {{.*}}>, bKMajor, bOffset = 13824 : i64, bSlotBytes = 9216 : i64, bType = tensor<64x64xf16, {{.*}}>, numSlots = 3 : i32}
+// CHECK: %[[SUM:.+]] = arith.addf %[[ACC]], %[[D]] : tensor<32x64xf32, #mma>
+// CHECK: scf.yield %[[SUM]]
+// LLVM-LABEL: llvm.func @f16_acc_plus
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: llvm.return
+//
+// With 4 warps on sm_90a too: 32 rows are fewer than one wgmma's 64, so
+// the loop is pipelined for mma.sync (a wgmma loop, which multiplies into
+// the carried accumulator itself, would not take the addf form).
+// WGMMA-LABEL: tt.func public @f16_acc_plus
+// WGMMA: kgpu.local_dot
+// WGMMA-NOT: wgmma
+// WGMMA: arith.addf
+// WGMMA: tt.return
+tt.func public @f16_acc_plus(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<32x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<32x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rn2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<32x64xi32>
+    %mab = tt.broadcast %rma : tensor<32x1xi32> -> tensor<32x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<32x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %offa : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<32x64x!tt.ptr<f16>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %zero : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+    %s = arith.addf %acc, %d : tensor<32x64xf32>
+    scf.yield %s : tensor<32x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  tt.store %pc2, %r : tensor<32x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// 128 rows on 4 warps: wgmma would fit the shape, but
+// kgpu-assign-layouts gives the wgmma layout only to a dot that carries
+// the loop's accumulator itself (isLoopCarriedDot), not to this dot from
+// zero, so the loop is pipelined for mma.sync with the wgmma option too.
+// (B's column indices are its own: shared with the store's, they would
+// give B the store's N-contiguous layout, and no loop would be pipelined.)
+// WGMMA-LABEL: tt.func public @f16_acc_plus_m128
+// WGMMA: kgpu.local_dot
+// WGMMA-NOT: wgmma
+// WGMMA: arith.addf
+// WGMMA: tt.return
+// CHECK-LABEL: tt.func public @f16_acc_plus_m128
+// CHECK: kgpu.local_dot
+// CHECK: arith.addf
+tt.func public @f16_acc_plus_m128(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f16>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+    %s = arith.addf %acc, %d : tensor<128x64xf32>
+    scf.yield %s : tensor<128x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
