@@ -9,6 +9,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -69,6 +70,11 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
     pipelineOptions.numStages = options.numStages;
     pipelineOptions.wgmma = wgmma;
     pm.addPass(createKGPUPipelineDotLoops(pipelineOptions));
+    // The prologue repeats the loads' address computations once per
+    // stage, loop-invariant parts included: merged here, while they are
+    // whole tensors, instead of after kgpu-convert-to-llvm has expanded
+    // every copy into per-element LLVM ops.
+    pm.addPass(createCSEPass());
   }
   addLLVMLowering(pm, "nvptx", options.arch, options.ptxVersion, options.ftz);
 }
