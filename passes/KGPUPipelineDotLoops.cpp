@@ -245,18 +245,22 @@ struct KGPUPipelineDotLoops
       }
       plan.loads[i] = load;
     }
-    if (bool(plan.upcasts[0]) != bool(plan.upcasts[1]))
+    // One element type for both slots (local_dot upcasts A and B alike):
+    // e4m3 x e5m2 stays unpipelined.
+    if (bool(plan.upcasts[0]) != bool(plan.upcasts[1]) ||
+        getElementTypeOrSelf(plan.loads[0].getType()) !=
+            getElementTypeOrSelf(plan.loads[1].getType()))
       return std::nullopt;
     if (plan.upcasts[0] &&
         (!plan.bKMajor || dot.getA().getType().getDimSize(1) % 32))
       return std::nullopt;
-    // f8 slots are multiplied with mma.sync (the accumulator layout is the
-    // same). The wgmma loop keeps its group in flight across the back edge,
-    // with the accumulator tied through the wait: it multiplies into the
-    // carried accumulator itself.
-    plan.useWgmma = wgmma && wgmmaFits(dot) && !plan.upcasts[0];
-    if (plan.useWgmma && plan.accAdd)
-      return std::nullopt;
+    // f8 slots, and a dot from zero whose sum the loop adds (the wgmma
+    // loop keeps its group in flight across the back edge, the carried
+    // accumulator tied through the wait, so it multiplies into that
+    // accumulator itself), are multiplied with mma.sync: the accumulator
+    // layout is the same.
+    plan.useWgmma =
+        wgmma && wgmmaFits(dot) && !plan.upcasts[0] && !plan.accAdd;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;

@@ -82,9 +82,11 @@ def TTUpcastF8DotOperands : Pass<"tt-upcast-f8-dot-operands", "::mlir::ModuleOp"
     lowering. Run before kgpu-assign-layouts: the upcast shares its
     operand's (blocked) layout.
 
-    A K loop whose dot operands are upcast loads is not software-pipelined
-    (kgpu-pipeline-dot-loops copies 16-bit tiles straight from their loads);
-    it runs with one shared-memory staging per iteration.
+    A K loop whose dot operands are both upcast loads of one f8 format, A
+    and B both K-contiguous, is software-pipelined on f8 slots by
+    kgpu-pipeline-dot-loops (the upcast then happens after ldmatrix); other
+    such loops (B N-contiguous, e4m3 x e5m2) run with one shared-memory
+    staging of the upcast operands per iteration.
 
     Before:
     ```mlir
@@ -283,10 +285,12 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Applies when: an i32, signed-compare loop whose body holds exactly one
     tt.dot with an mma accumulator carried by the loop (as the dot's C, or
     as `arith.addf %acc, %dot` of a dot from zero, which f8 TTIR keeps for
-    `acc += tl.dot(a, b)`; mma.sync only); A and B come straight from
+    `acc += tl.dot(a, b)`; multiplied with mma.sync, even where the
+    accumulator layout would allow wgmma); A and B come straight from
     non-volatile tt.loads of 16-bit elements (not the f32 operands of tf32
     dots), or both from f8E4M3FN / f8E5M2 tt.loads through the tt.fp_to_fp
-    to f16 of tt-upcast-f8-dot-operands, with a zero (or no)
+    to f16 of tt-upcast-f8-dot-operands (one f8 format for both), with a
+    zero (or no)
     `other`, movable as 4, 8 or 16 contiguous bytes per thread along
     their rows (or, for B, along K: stored transposed), with masks that
     bound K only; everything else in the body computes those loads'

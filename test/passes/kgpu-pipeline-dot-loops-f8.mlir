@@ -368,3 +368,65 @@ tt.func public @f16_acc_plus_m128(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
   tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// e4m3 x e5m2: the dot upcasts both, but slots hold one format (local_dot
+// decodes A and B alike), so the loop is not pipelined and compiles as
+// before.
+// CHECK-LABEL: tt.func public @f8_mixed_formats
+// CHECK-NOT: kgpu.local_dot
+// CHECK: tt.fp_to_fp {{.*}}f8E4M3FN
+// CHECK: tt.fp_to_fp {{.*}}f8E5M2
+// CHECK: tt.dot
+// CHECK: tt.return
+// LLVM-LABEL: llvm.func @f8_mixed_formats
+// LLVM-NOT: nvvm.cp.async
+// LLVM: nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E4M3FN)
+// LLVM: nvvm.convert.f8x2.to.f16x2 %{{.*}} : vector<2xi8>(f8E5M2)
+// LLVM: llvm.return
+tt.func public @f8_mixed_formats(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E5M2> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<32x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<32x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rn2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<32x64xi32>
+    %mab = tt.broadcast %rma : tensor<32x1xi32> -> tensor<32x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<32x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<32x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<32x64x!tt.ptr<f8E4M3FN>>, tensor<32x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E5M2> -> tensor<64x64x!tt.ptr<f8E5M2>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E5M2>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<32x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E5M2>>
+    %d = tt.dot %va, %vb, %zero : tensor<32x64xf8E4M3FN> * tensor<64x64xf8E5M2> -> tensor<32x64xf32>
+    %s = arith.addf %acc, %d : tensor<32x64xf32>
+    scf.yield %s : tensor<32x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  tt.store %pc2, %r : tensor<32x64x!tt.ptr<f32>>
+  tt.return
+}
+
