@@ -1995,8 +1995,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
         }
       for (int64_t rn = 0; rn < repN; ++rn)
         for (int j : {0, 1})
-          bF8[rn].push_back(
-              {upcastPair(bFrag[rn][j], false), upcastPair(bFrag[rn][j], true)});
+          bF8[rn].push_back({upcastPair(bFrag[rn][j], false),
+                             upcastPair(bFrag[rn][j], true)});
     }
     for (int64_t rm = 0; rm < repM; ++rm)
       for (int64_t rn = 0; rn < repN; ++rn) {
@@ -2688,13 +2688,17 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
     // Byte offset in the slot of element (r, c) in a 128-byte swizzled
-    // atom arrangement (see kgpu.async_copy): 16-byte chunk (c % 64) / 8 of
-    // atom row `atomRow` goes to chunk ((c % 64) / 8) ^ (atomRow % 8).
+    // atom arrangement (see kgpu.async_copy): with `rowElems` elements in
+    // a 128-byte row (64 of 16 bits, 128 of 8) and `chunkElems` in 16
+    // bytes, chunk (c % rowElems) / chunkElems of atom row `atomRow` goes
+    // to chunk ((c % rowElems) / chunkElems) ^ (atomRow % 8).
+    int64_t rowElems = 128 / bytes, chunkElems = 16 / bytes;
     auto swizzled = [&](Value atomRow, Value c) -> Value {
-      Value chunk = LLVM::XOrOp::create(rewriter, loc, im.udiv(im.urem(c, 64), 8),
-                                        im.urem(atomRow, 8));
+      Value chunk = LLVM::XOrOp::create(
+          rewriter, loc, im.udiv(im.urem(c, rowElems), chunkElems),
+          im.urem(atomRow, 8));
       return im.add(im.add(im.mul(im.urem(atomRow, 8), 128), im.mul(chunk, 16)),
-                 im.mul(im.urem(c, 8), bytes));
+                 im.mul(im.urem(c, chunkElems), bytes));
     };
     for (unsigned e : starts) {
       Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
@@ -2704,12 +2708,13 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
         dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
       } else {
         Value byteOff;
-        if (op.getSwizzle() == 1) // K-major A: rows = M, 64-column blocks
-          byteOff = im.add(im.add(im.mul(im.udiv(c, 64), rows * 128), im.mul(im.udiv(r, 8), 1024)),
-                        swizzled(r, c));
-        else // MN-major B: rows = K; 64-column blocks 1024 B apart
-          byteOff = im.add(im.add(im.mul(im.udiv(c, 64), 1024),
-                            im.mul(im.udiv(r, 8), 1024 * (cols / 64))),
+        if (op.getSwizzle() == 1) // K-major: rows = M (or N), 128-byte blocks
+          byteOff = im.add(im.add(im.mul(im.udiv(c, rowElems), rows * 128),
+                                  im.mul(im.udiv(r, 8), 1024)),
+                           swizzled(r, c));
+        else // MN-major B: rows = K; 128-byte column blocks 1024 B apart
+          byteOff = im.add(im.add(im.mul(im.udiv(c, rowElems), 1024),
+                            im.mul(im.udiv(r, 8), 1024 * (cols / rowElems))),
                         swizzled(r, c));
         byteOff = im.add(byteOff, im.mul(adaptor.getSlot(), op.getSlotBytes()));
         dst = smemAddress(rewriter, loc, l, op.getOffset(),
@@ -2930,27 +2935,34 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     for (int64_t blk = 0; blk < blocks; ++blk)
       accVals.push_back(pack(rewriter, loc, accStruct,
                              accIn.slice(blk * perBlock, perBlock)));
-    bool bf16 = aT.getElementType().isBF16();
-    auto elemTy = NVVM::WGMMATypesAttr::get(
-        ctx, bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+    // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32.
+    // Either way a K step is 32 bytes of each row.
+    Type elem = aT.getElementType();
+    NVVM::WGMMATypes wgmmaType =
+        elem.isBF16()                  ? NVVM::WGMMATypes::bf16
+        : isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3
+        : isa<Float8E5M2Type>(elem)   ? NVVM::WGMMATypes::e5m2
+                                      : NVVM::WGMMATypes::f16;
+    auto elemTy = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
+    int64_t bytes = bitWidth(elem) / 8, kStep = 32 / bytes;
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (int64_t k0 = 0; k0 < K; k0 += 16)
+    for (int64_t k0 = 0; k0 < K; k0 += kStep)
       for (int64_t blk = 0; blk < blocks; ++blk) {
         Value &accVal = accVals[blk];
         // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
         // per row in the 8-row atoms.
+        int64_t kb = k0 * bytes; // byte offset of the K step in a row
         Value descA = offsetDescriptor(
-            descA0,
-            (k0 / 64) * M * 128 + (k0 % 64) * 2 + blk * blockRows * 128);
+            descA0, (kb / 128) * M * 128 + kb % 128 + blk * blockRows * 128);
         // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
         // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
         // rows of K, like A): 8-row N groups 1024 bytes apart.
         Value descB = offsetDescriptor(
-            descB0, op.getBKMajor() ? (k0 / 64) * N * 128 + (k0 % 64) * 2
+            descB0, op.getBKMajor() ? (kb / 128) * N * 128 + kb % 128
                                     : (k0 / 8) * 1024 * (N / 64));
         accVal = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, accStruct, accVal, descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, N, 16), elemTy, elemTy,
+            NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), elemTy, elemTy,
             NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
             NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
             NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
@@ -3604,11 +3616,10 @@ struct KGPUConvertToLLVM
                           << ea << " x " << eb;
           return WalkResult::interrupt();
         }
-        if (f8 &&
-            (dot.getWgmma() || !dot.getBKMajor() || aT.getDimSize(1) % 32)) {
+        if (f8 && (!dot.getBKMajor() || aT.getDimSize(1) % 32)) {
           op->emitError()
-              << "local_dot on f8 slots needs mma.sync, B stored N rows of K "
-                 "(bKMajor) and K a multiple of 32";
+              << "local_dot on f8 slots needs B stored N rows of K (bKMajor) "
+                 "and K a multiple of 32";
           return WalkResult::interrupt();
         }
       }

@@ -79,7 +79,7 @@ struct LoopPlan {
   /// accumulator and the dot) is what the loop carries, as Triton's
   /// frontend writes `acc += tl.dot(a, b)` for f8 operands.
   arith::AddFOp accAdd;
-  /// The loop multiplies with wgmma (sm_90a, 16-bit slots only).
+  /// The loop multiplies with wgmma (sm_90a).
   bool useWgmma = false;
 };
 
@@ -254,13 +254,13 @@ struct KGPUPipelineDotLoops
     if (plan.upcasts[0] &&
         (!plan.bKMajor || dot.getA().getType().getDimSize(1) % 32))
       return std::nullopt;
-    // f8 slots, and a dot from zero whose sum the loop adds (the wgmma
-    // loop keeps its group in flight across the back edge, the carried
-    // accumulator tied through the wait, so it multiplies into that
-    // accumulator itself), are multiplied with mma.sync: the accumulator
-    // layout is the same.
-    plan.useWgmma =
-        wgmma && wgmmaFits(dot) && !plan.upcasts[0] && !plan.accAdd;
+    // A dot from zero whose sum the loop adds is multiplied with mma.sync
+    // (the wgmma loop keeps its group in flight across the back edge, the
+    // carried accumulator tied through the wait, so it multiplies into
+    // that accumulator itself): the accumulator layout is the same. f8
+    // slots (both K-contiguous, as wgmma's f8 forms need) take wgmma's
+    // e4m3 / e5m2 forms, without the upcast.
+    plan.useWgmma = wgmma && wgmmaFits(dot) && !plan.accAdd;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;
@@ -395,8 +395,14 @@ struct KGPUPipelineDotLoops
                                   : K * getPaddedRowStride(N, bits) * bytes,
                               16))};
     if (useWgmma) {
-      slotBytes[0] = llvm::alignTo(M * K * 2, 1024);
-      slotBytes[1] = llvm::alignTo(K * N * 2, 1024);
+      // Rows of whole 128-byte swizzle atoms: an f8 K of 64 fills half of
+      // each (wgmma reads the K steps it has).
+      auto atomRows = [&](int64_t rows, int64_t cols) {
+        return rows * int64_t(llvm::alignTo(cols * bytes, 128));
+      };
+      slotBytes[0] = llvm::alignTo(atomRows(M, K), 1024);
+      slotBytes[1] = llvm::alignTo(
+          plan.bKMajor ? atomRows(N, K) : atomRows(K, N), 1024);
     }
     int64_t offsets[2] = {0, S * slotBytes[0]};
     // wgmma: A K-major; B N-major, or K-major (like A) when stored

@@ -84,7 +84,8 @@ def TTUpcastF8DotOperands : Pass<"tt-upcast-f8-dot-operands", "::mlir::ModuleOp"
 
     A K loop whose dot operands are both upcast loads of one f8 format, A
     and B both K-contiguous, is software-pipelined on f8 slots by
-    kgpu-pipeline-dot-loops (the upcast then happens after ldmatrix); other
+    kgpu-pipeline-dot-loops (the upcast then happens after ldmatrix, or,
+    with wgmma on sm_90a, not at all: wgmma's e4m3 / e5m2 forms); other
     such loops (B N-contiguous, e4m3 x e5m2) run with one shared-memory
     staging of the upcast operands per iteration.
 
@@ -299,8 +300,11 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     after the loop. Other loops are left as they are.
 
     f8 operands need A and B both K-contiguous (B stored transposed) and K
-    a multiple of 32: their slots hold the bytes (rows padded by 16) and
-    `kgpu.local_dot` upcasts the fragments it reads, always on mma.sync.
+    a multiple of 32: their slots hold the bytes. For mma.sync the rows are
+    padded by 16 bytes and `kgpu.local_dot` upcasts the fragments it reads;
+    with `wgmma` the slots are swizzled like 16-bit ones (whole 128-byte
+    rows, an f8 K of 64 filling half of each) and wgmma multiplies the f8
+    values (m64nNk32 .e4m3 / .e5m2).
 
     With `wgmma`, slots use wgmma's 128-byte swizzled arrangements and the
     multiply is `kgpu.local_dot` with `wgmma`, left in flight into the next

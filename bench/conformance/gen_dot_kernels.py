@@ -417,6 +417,10 @@ def configs():
            kmajor=True, what="f8 e4m3, B K-contiguous, acc carried by the dot"),
         mm("dot_f8e4m3_32x64x64_w2_s3", "f8e4m3", "f32", T("32x64x64"), 2, 3,
            acc_plus=True, what="f8 e4m3, B N-contiguous (not pipelined)"),
+        mm("dot_f8e4m3_bt_128x128x128_w4_s3", "f8e4m3", "f16", T("128x128x128"), 4, 3,
+           kmajor=True, what="f8 e4m3, B K-contiguous: wgmma e4m3 on sm_90a"),
+        mm("dot_f8e5m2_bt_ktail_128x256x128_w8_s3", "f8e5m2", "bf16", T("128x256x128"), 8, 3,
+           kmajor=True, k_sub=24, what="f8 e5m2 wgmma, 8 warps, K 1000"),
     ]
     c.append({"name": "dot_bmm_f16_64x128x64_w4_s3", "fn": "bmm", "warps": 4, "stages": 3,
               "signature": {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32",

@@ -128,8 +128,9 @@ tt.func public @f8_acc_plus(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, 
 // LLVM-NOT: llvm.fadd
 // LLVM: llvm.return
 //
-// With 4 warps on sm_90a the accumulator takes the wgmma layout, but f8
-// slots are multiplied with mma.sync: a local_dot without `wgmma`.
+// With 4 warps on sm_90a: 32 rows are fewer than one wgmma's 64, so the
+// f8 slots are multiplied with mma.sync (kgpu-pipeline-dot-loops-wgmma-
+// forms.mlir has the wgmma case).
 // WGMMA-LABEL: tt.func public @f8_e5m2_dot_acc
 // WGMMA: kgpu.local_dot
 // WGMMA-NOT: wgmma

@@ -108,9 +108,11 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     (unless `noWait`: then a later `kgpu.wgmma_wait` does, and the result
     must not be read before it). `bKMajor`: B is stored transposed, N rows
     of K elements (`kgpu.async_copy` with `transpose`), as a K-contiguous B
-    arrives from global memory. f8E4M3FN / f8E5M2 slots (both operands,
-    mma.sync, `bKMajor`, K a multiple of 32) hold the loaded bytes, rows
-    padded by 16 bytes; their fragments are upcast to f16 after ldmatrix.
+    arrives from global memory. f8E4M3FN / f8E5M2 slots (both operands of
+    one format, `bKMajor`, K a multiple of 32) hold the loaded bytes: for
+    mma.sync, rows padded by 16 bytes, fragments upcast to f16 after
+    ldmatrix; with `wgmma`, whole 128-byte swizzled rows, multiplied by
+    wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5).
   }];
   let arguments = (ins AnyRankedTensor:$acc, I32:$slot, TypeAttr:$aType,
                        TypeAttr:$bType, I64Attr:$aOffset, I64Attr:$aSlotBytes,

@@ -7,7 +7,7 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @f8_b_not_k_major(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot on f8 slots needs mma.sync, B stored N rows of K (bKMajor) and K a multiple of 32}}
+    // expected-error @+1 {{local_dot on f8 slots needs B stored N rows of K (bKMajor) and K a multiple of 32}}
     %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 2560 : i64, aType = tensor<32x64xf8E4M3FN, #blocked>, bOffset = 7680 : i64, bSlotBytes = 5120 : i64, bType = tensor<64x64xf8E4M3FN, #blocked1>, numSlots = 3 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
@@ -24,7 +24,7 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @f8_k16(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot on f8 slots needs mma.sync, B stored N rows of K (bKMajor) and K a multiple of 32}}
+    // expected-error @+1 {{local_dot on f8 slots needs B stored N rows of K (bKMajor) and K a multiple of 32}}
     %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 1024 : i64, aType = tensor<32x16xf8E4M3FN, #blocked>, bKMajor, bOffset = 3072 : i64, bSlotBytes = 2048 : i64, bType = tensor<16x64xf8E4M3FN, #blocked1>, numSlots = 3 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>

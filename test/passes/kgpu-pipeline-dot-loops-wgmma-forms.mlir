@@ -1,0 +1,126 @@
+// RUN: kiln-opt %s -split-input-file -tt-upcast-f8-dot-operands -kgpu-assign-layouts="num-warps=4 mma-version=3" "-kgpu-pipeline-dot-loops=num-stages=3 wgmma" | FileCheck %s --check-prefix=WGMMA --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -tt-upcast-f8-dot-operands -kgpu-assign-layouts="num-warps=4 mma-version=3" "-kgpu-pipeline-dot-loops=num-stages=3 wgmma" "-kgpu-convert-to-llvm=arch=sm_90a ptx-version=80" | FileCheck %s --check-prefix=LLVM --enable-var-scope
+
+// The forms of a wgmma-sized K loop (4 warps, sm_90a) besides the 16-bit
+// dot that carries its accumulator (kgpu-pipeline-dot-loops-wgmma.mlir).
+
+// `acc + dot(a, b, 0)` (the addf form, f16), 256 rows on 4 warps: the
+// accumulator's warps split M only ([4, 1]), as a wgmma loop's would, but
+// the addf form is multiplied with mma.sync, so the loop is pipelined with
+// the wgmma option too (it used to be left unpipelined on sm_90a only).
+// WGMMA: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// WGMMA-LABEL: tt.func public @f16_acc_plus_m256
+// WGMMA: kgpu.local_dot {{.*}} : tensor<256x64xf32, #mma>
+// WGMMA-NOT: wgmma
+// WGMMA: arith.addf
+// WGMMA: tt.return
+tt.func public @f16_acc_plus_m256(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<256x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<256x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<256xi32> -> tensor<256x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<256x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<256x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<256x64xi32>
+    %mab = tt.broadcast %rma : tensor<256x1xi32> -> tensor<256x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<256x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<256x64x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %offa : tensor<256x64x!tt.ptr<f16>>, tensor<256x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<256x64x!tt.ptr<f16>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %zero : tensor<256x64xf16> * tensor<64x64xf16> -> tensor<256x64xf32>
+    %s = arith.addf %acc, %d : tensor<256x64xf32>
+    scf.yield %s : tensor<256x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<256x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<256x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<256x64x!tt.ptr<f32>>, tensor<256x64xi32>
+  tt.store %pc2, %r : tensor<256x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// f8 (e4m3), A and B K-contiguous, the accumulator carried by the dot, 128
+// rows on 4 warps: wgmma's e4m3 form on f8 slots, no upcast. A K of 64
+// bytes fills half of each 128-byte swizzle row: A slots 128 x 128 B =
+// 16384, B 64 x 128 B = 8192 after A's 3 slots at 49152. Per K step of
+// 32 bytes, one m64n64k32 per 64-row block: 2 blocks x 2 steps = 4.
+// WGMMA-LABEL: tt.func public @f8_wgmma_128x64x64
+// WGMMA: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32} : tensor<128x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.async_copy {{.*}} {offset = 49152 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32, transpose} : tensor<64x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.local_dot {{.*}}aType = tensor<128x64xf8E4M3FN, {{.*}}bKMajor{{.*}}bType = tensor<64x64xf8E4M3FN, {{.*}}noWait{{.*}}wgmma
+// WGMMA-NOT: tt.fp_to_fp
+// WGMMA: tt.return
+// LLVM-LABEL: llvm.func @f8_wgmma_128x64x64
+// LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: llvm.return
+tt.func public @f8_wgmma_128x64x64(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %va, %vb, %acc : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
