@@ -83,6 +83,11 @@ struct LoopPlan {
   bool useWgmma = false;
 };
 
+/// maxNumImpreciseAcc of an f8 tt.dot that leaves every product to the
+/// accumulator's own precision: 2^30, Triton's max_num_imprecise_acc
+/// default on CUDA (the TTIR of Triton and Inductor carries it).
+constexpr int64_t kUnboundedImpreciseAcc = int64_t(1) << 30;
+
 bool isZeroOrAbsent(Value other) {
   if (!other)
     return true;
@@ -259,8 +264,16 @@ struct KGPUPipelineDotLoops
     // carried accumulator tied through the wait, so it multiplies into
     // that accumulator itself): the accumulator layout is the same. f8
     // slots (both K-contiguous, as wgmma's f8 forms need) take wgmma's
-    // e4m3 / e5m2 forms, without the upcast.
-    plan.useWgmma = wgmma && wgmmaFits(dot) && !plan.accAdd;
+    // e4m3 / e5m2 forms, without the upcast, only where the dot allows
+    // every product into the accumulator imprecisely (maxNumImpreciseAcc
+    // at least kUnboundedImpreciseAcc, Triton's default for f8): Hopper's
+    // f8 wgmma accumulates with less than f32 precision, and a smaller
+    // bound asks for partial sums promoted to f32, which this loop does
+    // not make. The upcast operands on mma.sync accumulate in f32.
+    bool f8Imprecise = plan.upcasts[0] && dot.getMaxNumImpreciseAcc() <
+                                               kUnboundedImpreciseAcc;
+    plan.useWgmma =
+        wgmma && wgmmaFits(dot) && !plan.accAdd && !f8Imprecise;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;

@@ -304,7 +304,10 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     padded by 16 bytes and `kgpu.local_dot` upcasts the fragments it reads;
     with `wgmma` the slots are swizzled like 16-bit ones (whole 128-byte
     rows, an f8 K of 64 filling half of each) and wgmma multiplies the f8
-    values (m64nNk32 .e4m3 / .e5m2).
+    values (m64nNk32 .e4m3 / .e5m2), but only for a dot whose
+    maxNumImpreciseAcc is at least 2^30 (Triton's default for f8): a
+    smaller bound asks for partial sums promoted to f32, which the wgmma
+    loop does not make, so such loops upcast for mma.sync.
 
     With `wgmma`, slots use wgmma's 128-byte swizzled arrangements and the
     multiply is `kgpu.local_dot` with `wgmma`, left in flight into the next

@@ -64,7 +64,8 @@ tt.func public @f16_acc_plus_m256(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
 // -----
 
 // f8 (e4m3), A and B K-contiguous, the accumulator carried by the dot, 128
-// rows on 4 warps: wgmma's e4m3 form on f8 slots, no upcast. A K of 64
+// rows on 4 warps, maxNumImpreciseAcc 2^30 (Triton's default for f8): wgmma's
+// e4m3 form on f8 slots, no upcast. A K of 64
 // bytes fills half of each 128-byte swizzle row: A slots 128 x 128 B =
 // 16384, B 64 x 128 B = 8192 after A's 3 slots at 49152. Per K step of
 // 32 bytes, one m64n64k32 per 64-row block: 2 blocks x 2 steps = 4.
@@ -115,7 +116,68 @@ tt.func public @f8_wgmma_128x64x64(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 :
     %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
     %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
     %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
-    %d = tt.dot %va, %vb, %acc : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    %d = tt.dot %va, %vb, %acc {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The same loop with maxNumImpreciseAcc = 32: the dot asks for partial sums
+// promoted to f32 every 32 products, which the wgmma loop does not make
+// (Hopper's f8 wgmma accumulates with less than f32 precision), so its f8
+// slots are upcast for mma.sync, which accumulates in f32.
+// WGMMA-LABEL: tt.func public @f8_bounded_imprecise_acc
+// WGMMA: kgpu.local_dot
+// WGMMA-NOT: wgmma
+// WGMMA: tt.return
+// LLVM-LABEL: llvm.func @f8_bounded_imprecise_acc
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.convert.f8x2.to.f16x2
+// LLVM: nvvm.mma.sync
+// LLVM: llvm.return
+tt.func public @f8_bounded_imprecise_acc(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %va, %vb, %acc {maxNumImpreciseAcc = 32 : i32} : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
     scf.yield %d : tensor<128x64xf32>
   }
   %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
