@@ -270,10 +270,10 @@ struct KGPUPipelineDotLoops
     // f8 wgmma accumulates with less than f32 precision, and a smaller
     // bound asks for partial sums promoted to f32, which this loop does
     // not make. The upcast operands on mma.sync accumulate in f32.
-    bool f8Imprecise = plan.upcasts[0] && dot.getMaxNumImpreciseAcc() <
-                                               kUnboundedImpreciseAcc;
+    bool f8BoundedImprecise =
+        plan.upcasts[0] && dot.getMaxNumImpreciseAcc() < kUnboundedImpreciseAcc;
     plan.useWgmma =
-        wgmma && wgmmaFits(dot) && !plan.accAdd && !f8Imprecise;
+        wgmma && wgmmaFits(dot) && !plan.accAdd && !f8BoundedImprecise;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;
