@@ -546,22 +546,19 @@ struct KGPUAssignLayouts
       return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
                                                 : Value();
     };
-    SmallVector<std::pair<Value, Value>> chains; // (A's group, acc group)
+    // Both groups of every chain: A's and the accumulator's.
+    DenseSet<Value> chained;
     for (tt::DotOp dot : dots) {
       Value aGroup = groupOf(dot.getA()), accGroup = groupOf(dot.getD());
       if (!aGroup || !accGroup || aGroup == accGroup ||
           !kgpu::isMmaV2(mmaOf.lookup(aGroup)) ||
           !kgpu::isMmaV2(mmaOf.lookup(accGroup)))
         continue;
-      chains.push_back({aGroup, accGroup});
+      chained.insert(aGroup);
+      chained.insert(accGroup);
     }
-    if (chains.empty())
+    if (chained.empty())
       return;
-    DenseSet<Value> chained;
-    for (auto [a, acc] : chains) {
-      chained.insert(a);
-      chained.insert(acc);
-    }
     int64_t rowsPerTile = 16 * int64_t(numWarps);
     for (tt::DotOp dot : dots) {
       Value group = groupOf(dot.getD());

@@ -2410,33 +2410,28 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto aT = op.getA().getType(), bT = op.getB().getType();
     Type mem = getTypeConverter()->convertType(aT.getElementType());
     ASource source = recordedASource(op);
-    int64_t baseA = base, baseB = base;
+    int64_t baseA = base;
     SmallVector<Value> aRegs;
-    if (source == ASource::Staged) {
-      baseB = stageOperands(op, adaptor, rewriter, base);
-    } else {
-      if (source == ASource::Registers) {
-        aRegs = unpack(rewriter, loc, adaptor.getA());
-      } else {
-        // Before the loop: a barrier (an earlier staging of the same A,
-        // before another loop, may still be read), A, a barrier.
-        auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
-        if (!offset)
-          return op.emitError() << "internal error: no shared memory for "
-                                   "the loop-invariant A operand";
-        baseA = offset.getInt();
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPoint(op->getParentOp());
-        l.target->barrier(rewriter, loc);
-        storeRows(rewriter, loc, adaptor.getA(), aT, baseA,
-                  kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
-        l.target->barrier(rewriter, loc);
-      }
-      if (l.smemShared || inLoop(op))
-        l.target->barrier(rewriter, loc);
-      storeB(op, adaptor, rewriter, baseB);
+    if (source == ASource::Registers) {
+      aRegs = unpack(rewriter, loc, adaptor.getA());
+    } else if (source == ASource::Hoisted) {
+      // Before the loop: a barrier (an earlier staging of the same A,
+      // before another loop, may still be read), A, a barrier.
+      auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
+      if (!offset)
+        return op.emitError() << "internal error: no shared memory for "
+                                 "the loop-invariant A operand";
+      baseA = offset.getInt();
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(op->getParentOp());
+      l.target->barrier(rewriter, loc);
+      storeRows(rewriter, loc, adaptor.getA(), aT, baseA,
+                kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
       l.target->barrier(rewriter, loc);
     }
+    // A staged with B only where it is neither in registers nor hoisted.
+    int64_t baseB = stageOperands(op, adaptor, rewriter, base,
+                                  /*withA=*/source == ASource::Staged);
     bool bKMajor = bool(l.bTransSource.lookup(op));
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
@@ -2580,19 +2575,21 @@ struct DotLowering : KPattern<tt::DotOp> {
 
   /// The tensor-core paths' staging: A (MxK) and B (KxN) row-major into
   /// shared memory at `base`, rows padded (kgpu::getPaddedRowStride),
-  /// between barriers.
+  /// between barriers; without `withA`, B alone at `base` (A comes from
+  /// elsewhere: DotLowering::ASource).
   /// Returns B's byte offset.
   int64_t stageOperands(tt::DotOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter,
-                        int64_t base) const {
+                        ConversionPatternRewriter &rewriter, int64_t base,
+                        bool withA = true) const {
     Location loc = op.getLoc();
     auto aT = op.getA().getType();
-    Type mem = getTypeConverter()->convertType(aT.getElementType());
-    int64_t baseB = base + stagedBOffset(op);
+    int64_t baseB = withA ? base + stagedBOffset(op) : base;
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
-    storeRows(rewriter, loc, adaptor.getA(), aT, base,
-              kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
+    if (withA)
+      storeRows(rewriter, loc, adaptor.getA(), aT, base,
+                kgpu::getPaddedRowStride(aT.getDimSize(1)),
+                getTypeConverter()->convertType(aT.getElementType()));
     storeB(op, adaptor, rewriter, baseB);
     l.target->barrier(rewriter, loc);
     return baseB;
