@@ -57,6 +57,8 @@ constexpr StringLiteral kSmemOffsetAttr = "kgpu.smem_offset";
 constexpr StringLiteral kSmemAOffsetAttr = "kgpu.smem_a_offset";
 /// Where a tensor-core tt.dot's lowering reads A (DotLowering::ASource).
 constexpr StringLiteral kASourceAttr = "kgpu.a_source";
+/// On a tt.dot that wgmma computes (DotLowering::usesWgmma).
+constexpr StringLiteral kWgmmaDotAttr = "kgpu.wgmma_dot";
 /// On a tt.trans whose only user, an mma.sync dot, stages its source as B
 /// (Lowering::bTransSource): the trans itself moves no data.
 constexpr StringLiteral kFusedIntoDotAttr = "kgpu.fused_into_dot";
@@ -77,8 +79,12 @@ struct Lowering {
   /// kernel needs the largest of their sizes, not the sum), so each begins
   /// with a barrier: no thread may still be reading the previous op's data.
   bool smemShared = false;
-  /// Some kgpu.local_dot multiplies with wgmma (async proxy reads).
+  /// Some kgpu.local_dot or tt.dot multiplies with wgmma (async proxy
+  /// reads).
   bool wgmma = false;
+  /// The chip has wgmma (NVPTX sm_90a): tt.dot takes it where
+  /// DotLowering::usesWgmma holds.
+  bool wgmmaDots = false;
   /// mma.sync dots whose B is `tt.trans` of a tensor used nowhere else:
   /// the dot stages that tensor (N rows of K) itself, and the trans moves
   /// no data (DotLowering::transposedBSource).
@@ -1774,6 +1780,56 @@ struct AssertLowering : KPattern<tt::AssertOp> {
   }
 };
 
+/// Byte offset of element (r, c) of a `rows` x `cols` tile of `bytes`-byte
+/// elements in wgmma's 128-byte swizzled arrangement (PTX ISA 9.7.15.5.1,
+/// matrix layouts in shared memory, 128B swizzling mode): atoms of 8 rows
+/// of 128 bytes (1024 bytes), in which 16-byte chunk j of atom row i is
+/// stored at chunk j ^ (i % 8). `kMajor` (A, or B stored N rows of K):
+/// rows = M (or N); the columns (K) in blocks of one 128-byte row, each
+/// block holding all rows' atoms in order (rows * 128 bytes apart).
+/// Otherwise (B stored K rows of N): rows = K; 128-byte column blocks 1024
+/// bytes apart, 8-row K groups 1024 * cols / (128 / bytes) apart. The
+/// arrangement is 1024-byte aligned (the swizzle reads address bits 4-9).
+Value swizzledByteOffset(const IndexMath &im, Value r, Value c, int64_t rows,
+                         int64_t cols, unsigned bytes, bool kMajor) {
+  // With `rowElems` elements in a 128-byte row (64 of 16 bits, 128 of 8)
+  // and `chunkElems` in 16 bytes, chunk (c % rowElems) / chunkElems of
+  // atom row `atomRow` goes to chunk ((c % rowElems) / chunkElems) ^
+  // (atomRow % 8).
+  int64_t rowElems = 128 / bytes, chunkElems = 16 / bytes;
+  auto swizzled = [&](Value atomRow, Value c) -> Value {
+    Value chunk = LLVM::XOrOp::create(
+        im.b, im.loc, im.udiv(im.urem(c, rowElems), chunkElems),
+        im.urem(atomRow, 8));
+    return im.add(im.add(im.mul(im.urem(atomRow, 8), 128), im.mul(chunk, 16)),
+                  im.mul(im.urem(c, chunkElems), bytes));
+  };
+  if (kMajor)
+    return im.add(im.add(im.mul(im.udiv(c, rowElems), rows * 128),
+                         im.mul(im.udiv(r, 8), 1024)),
+                  swizzled(r, c));
+  return im.add(im.add(im.mul(im.udiv(c, rowElems), 1024),
+                       im.mul(im.udiv(r, 8), 1024 * (cols / rowElems))),
+                swizzled(r, c));
+}
+
+/// The .b32 register holding the 16-bit A elements `i` and `i` + 1 of N
+/// tile `n` in row block `rm` of an accumulator-layout A (`aRegs`: the
+/// thread's elements in the layout's register order, 4 per 16x8 tile, K /
+/// 8 tiles per row block): two elements of an m16n8k16 (and wgmma
+/// m64nNk16) A fragment (PTX ISA 9.7.14.5.8).
+Value accLayoutAPair(OpBuilder &b, Location loc, ArrayRef<Value> aRegs,
+                     int64_t K, int64_t rm, int64_t n, int64_t i) {
+  Type mem = aRegs.front().getType();
+  int64_t first = (rm * (K / 8) + n) * 4 + i;
+  Value v = LLVM::UndefOp::create(b, loc, VectorType::get({2}, mem));
+  v = LLVM::InsertElementOp::create(b, loc, v, aRegs[first],
+                                    i32Const(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, aRegs[first + 1],
+                                    i32Const(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
 /// How a tensor-core accumulator layout with `warps` = warpsPerCTA tiles an
 /// M x N result in instruction tiles of instrM x instrN (mma.sync m16n8:
 /// 16 x 8; MFMA 16x16: 16 x 16): the CTA covers tileM x tileN at once and
@@ -1899,16 +1955,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   }
   // A from registers: two 16-bit elements per .b32 register, as ldmatrix
   // would give them.
-  Type i32Ty = rewriter.getI32Type();
-  Type pairTy = VectorType::get({2}, mem);
   auto aPair = [&](int64_t rm, int64_t n, int64_t i) -> Value {
-    int64_t first = (rm * (K / 8) + n) * 4 + i;
-    Value v = LLVM::UndefOp::create(rewriter, loc, pairTy);
-    v = LLVM::InsertElementOp::create(rewriter, loc, v, aRegs[first],
-                                      i32Const(rewriter, loc, 0));
-    v = LLVM::InsertElementOp::create(rewriter, loc, v, aRegs[first + 1],
-                                      i32Const(rewriter, loc, 1));
-    return LLVM::BitcastOp::create(rewriter, loc, i32Ty, v);
+    return accLayoutAPair(rewriter, loc, aRegs, K, rm, n, i);
   };
   // B, N rows of K (ldmatrix, no .trans): lane l gives the address of row
   // l % 8 of matrix l / 8 = (N tile rn + (l / 8) / 2) x (k half (l / 8) % 2).
@@ -2146,6 +2194,184 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
 /// layout (kgpu-assign-layouts mma-version=2) or an MFMA one runs on
 /// tensor cores instead (lowerMmaV2, lowerMfma) where the instruction can
 /// compute it (onTensorCores).
+/// One asm statement `text` whose outputs are tied to the 32-bit registers
+/// `regs` ("=r" outputs, inputs tied to them); returns the outputs. LLVM
+/// keeps every read of those registers after it and copies none of them
+/// across it.
+SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
+                           StringRef text) {
+  std::string constraints;
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += "=r,";
+  for (size_t i = 0; i < regs.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < regs.size() ? "," : "");
+  SmallVector<Type> types;
+  for (Value r : regs)
+    types.push_back(r.getType());
+  Type resultTy = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultTy, regs, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return unpack(b, loc, asmOp.getResult(0));
+}
+
+/// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5; f8: m64nNk32) per K step of
+/// 32 bytes for this thread's warpgroup (rows 64 * (warp / 4) ... of every
+/// block of 16 * warps rows: one wgmma per block, on the block's chunk of
+/// the accumulators `accIn`, which the #kgpu.mma layout with warps along M
+/// orders block by block, in the order of wgmma's D fragments, 9.7.15.5.1).
+/// B through a shared-memory matrix descriptor (9.7.15.5.1.1: start
+/// address, leading and stride byte offsets, all >> 4; 128-byte swizzle =
+/// 1 in bits 62-63) at the i64 shared address `bStart`: N-major (64-column
+/// blocks 1024 bytes apart = leading offset, 8-row K groups 1024 * N / 64
+/// apart = stride offset) or K-major with `bKMajor` (stored N rows of K,
+/// like A). A either through a descriptor at `aStart` (this warpgroup's
+/// first row; K-major: rows of 64 elements, 8-row atoms 1024 bytes apart,
+/// K steps by advancing the start address 32 bytes inside the atom), or,
+/// with `aRegs` (16-bit A in the accumulator's layout; `aStart` null), from
+/// registers: the four .b32 registers of each 16-row, 16-wide K fragment
+/// are an m16n8k16 A fragment (9.7.15.5.1, register fragments for A), as
+/// accLayoutAPair packs them. Begins with wgmma.fence; the caller commits
+/// the group and waits for it.
+SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
+                                     Location loc, kgpu::MmaEncodingAttr mma,
+                                     RankedTensorType aT, RankedTensorType bT,
+                                     ArrayRef<Value> accIn, Value aStart,
+                                     ArrayRef<Value> aRegs, Value bStart,
+                                     bool bKMajor) {
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  auto c64 = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, i64,
+                                    rewriter.getI64IntegerAttr(v));
+  };
+  auto addI = [&](Value a, Value b) -> Value {
+    return LLVM::AddOp::create(rewriter, loc, a, b);
+  };
+  auto descriptor = [&](Value addr, int64_t lbo, int64_t sbo) -> Value {
+    Value a = LLVM::LShrOp::create(
+        rewriter, loc, LLVM::AndOp::create(rewriter, loc, addr, c64(0x3FFFF)),
+        c64(4));
+    int64_t fields = ((lbo >> 4) & 0x3FFF) << 16 |
+                     (((sbo >> 4) & 0x3FFF) << 32) | (int64_t(1) << 62);
+    return LLVM::OrOp::create(rewriter, loc, a, c64(fields));
+  };
+  // One descriptor per operand, at its start; every (K step, block) adds
+  // its byte offset >> 4 to it. The start-address field (bits 0-13) holds
+  // address >> 4 of an 18-bit shared address, and the operands lie within
+  // the kernel's shared memory (at most 227 KB on sm_90), so the sum never
+  // carries out of the field: the descriptor of the offset address, at one
+  // 64-bit add instead of an add, shift, and and or each.
+  Value descA0 = aStart ? descriptor(aStart, 16, 1024) : Value();
+  Value descB0 = bKMajor ? descriptor(bStart, 16, 1024)
+                         : descriptor(bStart, 1024, 1024 * (N / 64));
+  auto offsetDescriptor = [&](Value desc, int64_t bytes) -> Value {
+    assert(bytes % 16 == 0 && "matrix descriptor offsets are 16-byte units");
+    return bytes == 0 ? desc : addI(desc, c64(bytes >> 4));
+  };
+  int64_t blockRows = 16 * mma.getWarpsPerCTA()[0];
+  int64_t blocks = M / blockRows;
+  int64_t perBlock = int64_t(accIn.size()) / blocks;
+  SmallVector<Type> accTypes(perBlock, f32);
+  auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, accTypes);
+  SmallVector<Value> accVals;
+  for (int64_t blk = 0; blk < blocks; ++blk)
+    accVals.push_back(pack(rewriter, loc, accStruct,
+                           accIn.slice(blk * perBlock, perBlock)));
+  // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32.
+  // Either way a K step is 32 bytes of each row.
+  Type elem = aT.getElementType();
+  NVVM::WGMMATypes wgmmaType =
+      elem.isBF16()                  ? NVVM::WGMMATypes::bf16
+      : isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3
+      : isa<Float8E5M2Type>(elem)   ? NVVM::WGMMATypes::e5m2
+                                    : NVVM::WGMMATypes::f16;
+  auto elemTy = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
+  int64_t bytes = bitWidth(elem) / 8, kStep = 32 / bytes;
+  // A from registers: the NVVM op takes descriptors only, so the
+  // register form (9.7.15.5.2: d, a, b-desc, scale-d, imm-scale-a,
+  // imm-scale-b, imm-trans-b) is inline asm with the accumulators tied.
+  std::string regAsm, regConstraints;
+  if (!aRegs.empty()) {
+    assert(bytes == 2 && "wgmma with A in registers: 16-bit A");
+    int64_t n = perBlock;
+    llvm::raw_string_ostream os(regAsm);
+    os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+       << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32."
+       << (elem.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
+    for (int64_t i = 0; i < n; ++i)
+      os << (i ? ", $" : "$") << i;
+    // Operands: the outputs, the tied inputs, A's registers, B's
+    // descriptor.
+    os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2
+       << ", $" << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, "
+       << (bKMajor ? 0 : 1) << ";\n}";
+    for (int64_t i = 0; i < n; ++i)
+      regConstraints += "=f,";
+    for (int64_t i = 0; i < n; ++i)
+      regConstraints += std::to_string(i) + ",";
+    regConstraints += "r,r,r,r,l";
+  }
+  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  for (int64_t k0 = 0; k0 < K; k0 += kStep)
+    for (int64_t blk = 0; blk < blocks; ++blk) {
+      Value &accVal = accVals[blk];
+      int64_t kb = k0 * bytes; // byte offset of the K step in a row
+      // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
+      // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
+      // rows of K, like A): 8-row N groups 1024 bytes apart.
+      auto descB = [&] {
+        return offsetDescriptor(descB0, bKMajor
+                                            ? (kb / 128) * N * 128 + kb % 128
+                                            : (k0 / 8) * 1024 * (N / 64));
+      };
+      if (!aRegs.empty()) {
+        int64_t kk = k0 / 16;
+        SmallVector<Value> operands(unpack(rewriter, loc, accVal));
+        for (auto [n, i] : {std::pair<int64_t, int64_t>{2 * kk, 0},
+                            {2 * kk, 2},
+                            {2 * kk + 1, 0},
+                            {2 * kk + 1, 2}})
+          operands.push_back(
+              accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
+        operands.push_back(descB());
+        accVal = LLVM::InlineAsmOp::create(
+                     rewriter, loc, accStruct, operands, regAsm,
+                     regConstraints, /*has_side_effects=*/true,
+                     /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                     ArrayAttr())
+                     .getResult(0);
+        continue;
+      }
+      // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
+      // per row in the 8-row atoms.
+      Value descA = offsetDescriptor(
+          descA0, (kb / 128) * M * 128 + kb % 128 + blk * blockRows * 128);
+      accVal = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, accStruct, accVal, descA, descB(),
+          NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), elemTy, elemTy,
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
+          NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
+                                                : NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
+  SmallVector<Value> out;
+  for (Value v : accVals)
+    llvm::append_range(out, unpack(rewriter, loc, v));
+  return out;
+}
+
 struct DotLowering : KPattern<tt::DotOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -2171,6 +2397,8 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(elem);
     int64_t base = offsetAttr.getInt();
+    if (op->hasAttr(kWgmmaDotAttr))
+      return lowerWgmma(op, adaptor, rewriter, base);
     if (onTensorCores(op))
       return kgpu::isMmaV2(cT.getEncoding())
                  ? lowerMmaV2(op, adaptor, rewriter, base)
@@ -2275,6 +2503,48 @@ struct DotLowering : KPattern<tt::DotOp> {
     return isa<kgpu::MfmaEncodingAttr>(acc) && mfmaComputes(op);
   }
 
+  /// Whether wgmma computes `op` (lowerWgmma) rather than mma.sync: on a
+  /// chip with wgmma (Lowering::wgmmaDots), for an accumulator layout with
+  /// warps along M only (the chained dots of attention, kgpu-assign-layouts
+  /// chain-dots, and mma-version 3's loop-carried dots where
+  /// kgpu-pipeline-dot-loops left them) in whole warpgroups, where
+  /// wgmmaComputes holds (16-bit operands, f32 accumulator, M a multiple
+  /// of 16 * warps, K of 64, N of 64 up to 256). The layout is the one
+  /// mma.sync uses: wgmma's D fragments give each thread the same elements.
+  ///
+  /// Except where a loop-carried accumulator (C an argument of the loop
+  /// around the dot) and the operands staged from registers with it take
+  /// more than kWgmmaStagedWords 32-bit registers per thread: wgmma reads
+  /// and writes the whole accumulator at once, so where ptxas must spill
+  /// part of it, it reloads and stores all of it around every wgmma.
+  /// Measured on the H200 (docs/BENCHMARKS.md, ninth session):
+  /// dot_f16_mnmask_128x128x64_w4_s3 (128 + 32 + 32 words) ran in 75 us
+  /// with wgmma against 52 with mma.sync, dot_f16_mnmask_128x256x64_w8_s3
+  /// (128 + 16 + 32) in 45 against 57.
+  static constexpr int64_t kWgmmaStagedWords = 176;
+  /// Decided before the conversion starts (it reads the loop structure)
+  /// and recorded on the dot (kWgmmaDotAttr).
+  static bool usesWgmma(tt::DotOp op, const Lowering &l) {
+    auto mma =
+        dyn_cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    if (!l.wgmmaDots || !kgpu::isMmaV2(mma) ||
+        mma.getWarpsPerCTA() != ArrayRef<unsigned>{l.numWarps, 1u} ||
+        !wgmmaComputes(op, l.numWarps))
+      return false;
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    auto arg = dyn_cast<BlockArgument>(op.getC());
+    if (!loop || !arg || arg.getOwner() != loop.getBody())
+      return true;
+    int64_t threads = int64_t(l.numWarps) * l.warpSize;
+    auto words = [&](RankedTensorType t) {
+      return t.getNumElements() * bitWidth(t.getElementType()) / 32 / threads;
+    };
+    int64_t staged = words(op.getC().getType()) + words(op.getB().getType());
+    if (aSourceOf(op) == ASource::Staged)
+      staged += words(op.getA().getType());
+    return staged <= kWgmmaStagedWords;
+  }
+
   /// Where the mma.sync lowering (lowerMmaV2) of `op` finds A:
   /// - Registers: A has the accumulator's layout with warps along M only
   ///   (chained dots, kgpu-assign-layouts) and 16-bit elements: the
@@ -2354,9 +2624,21 @@ struct DotLowering : KPattern<tt::DotOp> {
     return source == ASource::Staged ? stagedBOffset(op) + b : b;
   }
 
-  /// Shared memory of its own a Hoisted A needs (aSourceOf).
-  static int64_t hoistedABytes(tt::DotOp op) {
-    return llvm::alignTo(paddedBytes(op.getA().getType()), 16);
+  /// Shared memory of its own a Hoisted A needs (aSourceOf): padded rows
+  /// for mma.sync, wgmma's swizzled arrangement in whole 1024-byte atoms.
+  static int64_t hoistedABytes(tt::DotOp op, bool wgmma) {
+    RankedTensorType aT = op.getA().getType();
+    if (wgmma)
+      return llvm::alignTo(aT.getNumElements() * 2, 1024);
+    return llvm::alignTo(paddedBytes(aT), 16);
+  }
+
+  /// stagedBytes for lowerWgmma: A (where staged with B) then B, each in
+  /// wgmma's swizzled arrangement (16-bit elements, no padding), B 1024
+  /// bytes aligned.
+  static int64_t wgmmaStagedBytes(tt::DotOp op, ASource source) {
+    int64_t b = op.getB().getType().getNumElements() * 2;
+    return source == ASource::Staged ? hoistedABytes(op, true) + b : b;
   }
 
   /// Stores a 2-D tensor (16- or 32-bit elements) row-major with `stride`
@@ -2446,6 +2728,139 @@ struct DotLowering : KPattern<tt::DotOp> {
     }
     replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
+  }
+
+  /// tt.dot on wgmma.mma_async (sm_90a; usesWgmma): B, and A where it is
+  /// not in registers, are stored from registers into shared memory in
+  /// wgmma's 128-byte swizzled arrangement (storeSwizzled; B K-major where
+  /// it is tt.trans of a tensor used by the dot alone, N-major otherwise),
+  /// made visible to the async proxy (fence.proxy.async, PTX ISA
+  /// 9.7.13.4.1) and the CTA synchronized; then emitWgmmaMultiply, commit
+  /// and wait for the group. A comes from recordedASource: registers (the
+  /// accumulator-layout A fragments), staged once before the loop
+  /// (Hoisted, at kSmemAOffsetAttr) or with B (Staged). Every operand's
+  /// arrangement starts 1024-byte aligned (the kernel's shared memory is
+  /// declared .align 1024).
+  LogicalResult lowerWgmma(tt::DotOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter,
+                           int64_t base) const {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto aT = op.getA().getType();
+    ASource source = recordedASource(op);
+    auto fenceProxy = [&] {
+      NVVM::FenceProxyOp::create(
+          rewriter, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    };
+    int64_t baseA = base;
+    SmallVector<Value> aRegs;
+    if (source == ASource::Registers) {
+      aRegs = unpack(rewriter, loc, adaptor.getA());
+    } else if (source == ASource::Hoisted) {
+      auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
+      if (!offset)
+        return op.emitError() << "internal error: no shared memory for "
+                                 "the loop-invariant A operand";
+      baseA = offset.getInt();
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(op->getParentOp());
+      l.target->barrier(rewriter, loc);
+      storeSwizzled(rewriter, loc, adaptor.getA(), aT, baseA, /*kMajor=*/true);
+      fenceProxy();
+      l.target->barrier(rewriter, loc);
+    }
+    int64_t baseB =
+        source == ASource::Staged ? base + hoistedABytes(op, true) : base;
+    if (l.smemShared || inLoop(op))
+      l.target->barrier(rewriter, loc);
+    if (source == ASource::Staged)
+      storeSwizzled(rewriter, loc, adaptor.getA(), aT, base, /*kMajor=*/true);
+    Value transSource = l.bTransSource.lookup(op);
+    storeSwizzled(rewriter, loc,
+                  transSource ? rewriter.getRemappedValue(transSource)
+                              : adaptor.getB(),
+                  stagedBType(op, transSource), baseB,
+                  /*kMajor=*/bool(transSource));
+    fenceProxy();
+    l.target->barrier(rewriter, loc);
+
+    Type i64 = rewriter.getI64Type();
+    auto address = [&](int64_t byteOffset) -> Value {
+      return LLVM::PtrToIntOp::create(
+          rewriter, loc, i64,
+          smemAddress(rewriter, loc, l, byteOffset, rewriter.getI8Type(),
+                      i32Const(rewriter, loc, 0)));
+    };
+    Value aStart;
+    if (aRegs.empty()) {
+      // This warpgroup's first row: 64 rows of 128 bytes per warpgroup.
+      auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+      (void)lane;
+      Value group = LLVM::ZExtOp::create(
+          rewriter, loc, i64,
+          LLVM::UDivOp::create(rewriter, loc, warp,
+                               i32Const(rewriter, loc, 4)));
+      aStart = LLVM::AddOp::create(
+          rewriter, loc, address(baseA),
+          LLVM::MulOp::create(rewriter, loc, group,
+                              LLVM::ConstantOp::create(
+                                  rewriter, loc, i64,
+                                  rewriter.getI64IntegerAttr(64 * 128))));
+    }
+    Value bStart = address(baseB);
+    auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
+                                          rewriter.getF32Type());
+    acc = emitWgmmaMultiply(rewriter, loc, mma, aT, op.getB().getType(), acc,
+                            aStart, aRegs, bStart, bool(transSource));
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // The wait is tied to the accumulators, so that no read of them moves
+    // above it.
+    acc = tiedAsm(rewriter, loc, acc, "wgmma.wait_group.sync.aligned 0;");
+    replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
+    return success();
+  }
+
+  /// Stores the 2-D 16-bit tensor `converted` (of `type`) at byte
+  /// `byteBase` of shared memory in wgmma's 128-byte swizzled arrangement
+  /// (swizzledByteOffset; `kMajor`: rows of K), as vectors of up to 16
+  /// bytes (one swizzle chunk) where the layout keeps registers consecutive
+  /// along dimension 1.
+  void storeSwizzled(ConversionPatternRewriter &rewriter, Location loc,
+                     Value converted, RankedTensorType type, int64_t byteBase,
+                     bool kMajor) const {
+    SmallVector<Value> vals = unpack(rewriter, loc, converted);
+    auto idx =
+        emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    Type mem = vals.front().getType();
+    unsigned bytes = bitWidth(mem) / 8;
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (fastestDim(type.getEncoding()) == 1)
+      vec = chooseVec(type, 16 / bytes, starts);
+    if (vec == 1) {
+      starts.clear();
+      for (unsigned e = 0; e < vals.size(); ++e)
+        starts.push_back(e);
+    }
+    IndexMath im{rewriter, loc};
+    Type vecTy = VectorType::get({int64_t(vec)}, mem);
+    for (unsigned e : starts) {
+      Value offset = swizzledByteOffset(im, idx[e][0], idx[e][1],
+                                        type.getDimSize(0), type.getDimSize(1),
+                                        bytes, kMajor);
+      Value addr = smemAddress(rewriter, loc, l, byteBase,
+                               rewriter.getI8Type(), offset);
+      Value v = vals[e];
+      if (vec > 1) {
+        v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+        for (unsigned k = 0; k < vec; ++k)
+          v = LLVM::InsertElementOp::create(rewriter, loc, v, vals[e + k],
+                                            i32Const(rewriter, loc, k));
+      }
+      LLVM::StoreOp::create(rewriter, loc, v, addr, /*alignment=*/vec * bytes);
+    }
   }
 
   /// tt.dot on AMD CDNA matrix cores (gfx90a, gfx942): A and B staged
@@ -2684,19 +3099,6 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     // Shared-memory rows and columns (swapped for a transposed tile).
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
-    // Byte offset in the slot of element (r, c) in a 128-byte swizzled
-    // atom arrangement (see kgpu.async_copy): with `rowElems` elements in
-    // a 128-byte row (64 of 16 bits, 128 of 8) and `chunkElems` in 16
-    // bytes, chunk (c % rowElems) / chunkElems of atom row `atomRow` goes
-    // to chunk ((c % rowElems) / chunkElems) ^ (atomRow % 8).
-    int64_t rowElems = 128 / bytes, chunkElems = 16 / bytes;
-    auto swizzled = [&](Value atomRow, Value c) -> Value {
-      Value chunk = LLVM::XOrOp::create(
-          rewriter, loc, im.udiv(im.urem(c, rowElems), chunkElems),
-          im.urem(atomRow, 8));
-      return im.add(im.add(im.mul(im.urem(atomRow, 8), 128), im.mul(chunk, 16)),
-                 im.mul(im.urem(c, chunkElems), bytes));
-    };
     for (unsigned e : starts) {
       Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
       Value dst;
@@ -2704,15 +3106,9 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
         Value lin = im.add(im.add(im.mul(r, op.getRowStride()), c), slotBase);
         dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
       } else {
-        Value byteOff;
-        if (op.getSwizzle() == 1) // K-major: rows = M (or N), 128-byte blocks
-          byteOff = im.add(im.add(im.mul(im.udiv(c, rowElems), rows * 128),
-                                  im.mul(im.udiv(r, 8), 1024)),
-                           swizzled(r, c));
-        else // MN-major B: rows = K; 128-byte column blocks 1024 B apart
-          byteOff = im.add(im.add(im.mul(im.udiv(c, rowElems), 1024),
-                            im.mul(im.udiv(r, 8), 1024 * (cols / rowElems))),
-                        swizzled(r, c));
+        // Swizzle 1: K-major (rows = M or N); 2: MN-major B (rows = K).
+        Value byteOff = swizzledByteOffset(im, r, c, rows, cols, bytes,
+                                           op.getSwizzle() == 1);
         byteOff = im.add(byteOff, im.mul(adaptor.getSlot(), op.getSlotBytes()));
         dst = smemAddress(rewriter, loc, l, op.getOffset(),
                           rewriter.getI8Type(), byteOff);
@@ -2782,22 +3178,7 @@ replaceWithTiedAsm(ConversionPatternRewriter &rewriter,
     counts.push_back(elems.size());
     regs.append(elems);
   }
-  std::string constraints;
-  for (size_t i = 0; i < regs.size(); ++i)
-    constraints += "=r,";
-  for (size_t i = 0; i < regs.size(); ++i)
-    constraints += std::to_string(i) + (i + 1 < regs.size() ? "," : "");
-  SmallVector<Type> types;
-  for (Value r : regs)
-    types.push_back(r.getType());
-  Type resultTy = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      rewriter, loc, resultTy, regs, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  SmallVector<Value> outs = unpack(rewriter, loc, asmOp.getResult(0));
+  SmallVector<Value> outs = tiedAsm(rewriter, loc, regs, text);
   SmallVector<Value> results;
   size_t at = 0;
   for (auto [n, res] : llvm::zip(counts, op->getResults())) {
@@ -2856,25 +3237,13 @@ struct BarrierLowering : KPattern<kgpu::BarrierOp> {
 struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
   using KPattern::KPattern;
 
-  /// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5) per 16-wide K step for
-  /// this thread's warpgroup (rows 64 * (warp / 4) ... of every block of
-  /// 16 * warps rows: one wgmma per block, on the block's chunk of the
-  /// accumulators, which the layout orders block by block), operands through
-  /// shared-memory matrix descriptors (9.7.15.5.1.1: start address, leading
-  /// and stride byte offsets, all >> 4; 128-byte swizzle = 1 in bits
-  /// 62-63): A K-major (rows of 64 elements, 8-row atoms 1024 bytes
-  /// apart, K steps by advancing the start address 32 bytes inside the
-  /// atom), B N-major (64-column blocks 1024 bytes apart = leading offset,
-  /// 8-row K groups 1024 * N / 64 apart = stride offset). Fenced before,
-  /// committed and waited for after, so the slot may be refilled next.
+  /// The wgmma form of local_dot: emitWgmmaMultiply on the slot `slot`
+  /// (A K-major at aOffset, B at bOffset, K-major with bKMajor), committed,
+  /// and waited for unless noWait, so the slot may be refilled next.
   SmallVector<Value> emitWgmma(ConversionPatternRewriter &rewriter,
                                Location loc, kgpu::LocalDotOp op, Value slot,
                                ArrayRef<Value> accIn) const {
-    MLIRContext *ctx = rewriter.getContext();
-    auto aT = cast<RankedTensorType>(op.getAType());
-    auto bT = cast<RankedTensorType>(op.getBType());
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+    Type i64 = rewriter.getI64Type();
     auto c64 = [&](int64_t v) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64,
                                       rewriter.getI64IntegerAttr(v));
@@ -2899,84 +3268,15 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
                              mulI(group, 64 / 8 * 1024)));
     Value bStart = addI(addI(smemBase, c64(op.getBOffset())),
                         mulI(slot64, op.getBSlotBytes()));
-    auto descriptor = [&](Value addr, int64_t lbo, int64_t sbo) -> Value {
-      Value a = LLVM::LShrOp::create(
-          rewriter, loc, LLVM::AndOp::create(rewriter, loc, addr, c64(0x3FFFF)),
-          c64(4));
-      int64_t fields = ((lbo >> 4) & 0x3FFF) << 16 |
-                       (((sbo >> 4) & 0x3FFF) << 32) | (int64_t(1) << 62);
-      return LLVM::OrOp::create(rewriter, loc, a, c64(fields));
-    };
-    // One descriptor per operand, at the slot's start; every (K step,
-    // block) adds its byte offset >> 4 to it. The start-address field
-    // (bits 0-13) holds address >> 4 of an 18-bit shared address, and the
-    // slots lie within the kernel's shared memory (at most 227 KB on
-    // sm_90), so the sum never carries out of the field: the descriptor of
-    // the offset address, at one 64-bit add instead of an add, shift, and
-    // and or each.
-    Value descA0 = descriptor(aStart, 16, 1024);
-    Value descB0 = op.getBKMajor() ? descriptor(bStart, 16, 1024)
-                                   : descriptor(bStart, 1024, 1024 * (N / 64));
-    auto offsetDescriptor = [&](Value desc, int64_t bytes) -> Value {
-      assert(bytes % 16 == 0 && "matrix descriptor offsets are 16-byte units");
-      return bytes == 0 ? desc : addI(desc, c64(bytes >> 4));
-    };
     auto mma = cast<kgpu::MmaEncodingAttr>(
         cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
-    int64_t blockRows = 16 * mma.getWarpsPerCTA()[0];
-    int64_t blocks = M / blockRows;
-    int64_t perBlock = int64_t(accIn.size()) / blocks;
-    SmallVector<Type> accTypes(perBlock, f32);
-    auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, accTypes);
-    SmallVector<Value> accVals;
-    for (int64_t blk = 0; blk < blocks; ++blk)
-      accVals.push_back(pack(rewriter, loc, accStruct,
-                             accIn.slice(blk * perBlock, perBlock)));
-    // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32.
-    // Either way a K step is 32 bytes of each row.
-    Type elem = aT.getElementType();
-    NVVM::WGMMATypes wgmmaType =
-        elem.isBF16()                  ? NVVM::WGMMATypes::bf16
-        : isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3
-        : isa<Float8E5M2Type>(elem)   ? NVVM::WGMMATypes::e5m2
-                                      : NVVM::WGMMATypes::f16;
-    auto elemTy = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
-    int64_t bytes = bitWidth(elem) / 8, kStep = 32 / bytes;
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (int64_t k0 = 0; k0 < K; k0 += kStep)
-      for (int64_t blk = 0; blk < blocks; ++blk) {
-        Value &accVal = accVals[blk];
-        // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
-        // per row in the 8-row atoms.
-        int64_t kb = k0 * bytes; // byte offset of the K step in a row
-        Value descA = offsetDescriptor(
-            descA0, (kb / 128) * M * 128 + kb % 128 + blk * blockRows * 128);
-        // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
-        // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
-        // rows of K, like A): 8-row N groups 1024 bytes apart.
-        Value descB = offsetDescriptor(
-            descB0, op.getBKMajor() ? (kb / 128) * N * 128 + kb % 128
-                                    : (k0 / 8) * 1024 * (N / 64));
-        accVal = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, accStruct, accVal, descA, descB,
-            NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), elemTy, elemTy,
-            NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-            NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-            // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
-            NVVM::MMALayoutAttr::get(ctx, op.getBKMajor()
-                                              ? NVVM::MMALayout::col
-                                              : NVVM::MMALayout::row),
-            NVVM::MMAIntOverflowAttr());
-      }
+    SmallVector<Value> out = emitWgmmaMultiply(
+        rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
+        cast<RankedTensorType>(op.getBType()), accIn, aStart, {}, bStart,
+        op.getBKMajor());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
-    SmallVector<Value> out;
-    for (Value v : accVals)
-      llvm::append_range(out, unpack(rewriter, loc, v));
     return out;
   }
 
@@ -3667,6 +3967,17 @@ struct KGPUConvertToLLVM
       grow(op, bytes);
       ++smemUsers;
     };
+    // wgmma dots (DotLowering::usesWgmma) stage swizzled operands, whose
+    // atoms start 1024-byte aligned.
+    l.wgmmaDots = target == "nvptx" && arch == "sm_90a";
+    auto dotStagedBytes = [&](tt::DotOp dot, DotLowering::ASource source) {
+      if (!dot->hasAttr(kWgmmaDotAttr))
+        return DotLowering::stagedBytes(dot, source,
+                                        l.bTransSource.lookup(dot));
+      smemAlign = 1024;
+      l.wgmma = true;
+      return DotLowering::wgmmaStagedBytes(dot, source);
+    };
     auto recordASource = [&](tt::DotOp dot, DotLowering::ASource source) {
       dot->setAttr(kASourceAttr, IntegerAttr::get(IntegerType::get(ctx, 32),
                                                   int64_t(source)));
@@ -3737,8 +4048,9 @@ struct KGPUConvertToLLVM
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
         if (DotLowering::onTensorCores(dot)) {
           DotLowering::ASource source = DotLowering::aSourceOf(dot);
-          allocate(op, DotLowering::stagedBytes(dot, source,
-                                                l.bTransSource.lookup(dot)));
+          if (DotLowering::usesWgmma(dot, l))
+            dot->setAttr(kWgmmaDotAttr, UnitAttr::get(ctx));
+          allocate(op, dotStagedBytes(dot, source));
           recordASource(dot, source);
           if (source == DotLowering::ASource::Hoisted)
             hoistedA.push_back(dot);
@@ -3778,8 +4090,11 @@ struct KGPUConvertToLLVM
         int64_t &end =
             kernels ? kernelEnd.try_emplace(fn, deviceEnd).first->second
                     : deviceEnd;
+        bool wgmma = dot->hasAttr(kWgmmaDotAttr);
+        if (wgmma)
+          end = llvm::alignTo(end, 1024);
         if (hoistedOffset.try_emplace(dot.getA(), end).second)
-          end += DotLowering::hoistedABytes(dot);
+          end += DotLowering::hoistedABytes(dot, wgmma);
       }
     smemBytes = deviceEnd;
     for (auto [fn, end] : kernelEnd)
@@ -3788,8 +4103,7 @@ struct KGPUConvertToLLVM
       smemBytes = reusedBytes;
       for (tt::DotOp dot : hoistedA) {
         recordASource(dot, DotLowering::ASource::Staged);
-        grow(dot, DotLowering::stagedBytes(dot, DotLowering::ASource::Staged,
-                                           l.bTransSource.lookup(dot)));
+        grow(dot, dotStagedBytes(dot, DotLowering::ASource::Staged));
       }
       hoistedA.clear();
     }

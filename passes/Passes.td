@@ -193,6 +193,18 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
     tensor used by the dot alone is staged as that tensor (N rows of K) and
     read with ldmatrix without .trans, the trans moving no data.
 
+    With `arch=sm_90a`, such a dot whose accumulator layout has the warps
+    along M only, in whole warpgroups, takes wgmma.mma_async instead
+    (16-bit operands, f32 accumulator, K and N multiples of 64, N <= 256):
+    the operands are stored in wgmma's 128-byte swizzled arrangement (the
+    loop-invariant A once before the loop, a transposed B untransposed as
+    K-major), fenced for the async proxy, multiplied through matrix
+    descriptors (A from registers with the register form of wgmma for
+    chained dots), committed and waited for. A loop-carried accumulator
+    whose registers with the operands staged from registers exceed 176 per
+    thread stays on mma.sync (ptxas would spill accumulators around every
+    wgmma; docs/BENCHMARKS.md).
+
     Before:
     ```mlir
     %pid = tt.get_program_id x : i32
