@@ -2330,8 +2330,11 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                             : (k0 / 8) * 1024 * (N / 64));
       };
       if (!aRegs.empty()) {
-        int64_t kk = k0 / 16;
         SmallVector<Value> operands(unpack(rewriter, loc, accVal));
+        // Packed next to its wgmma: packing every A register before the
+        // fence instead spares ptxas a fence per wgmma (C7519) but spilled
+        // more and ran slower (flex attention 45.5 against 41.5 us).
+        int64_t kk = k0 / 16;
         for (auto [n, i] : {std::pair<int64_t, int64_t>{2 * kk, 0},
                             {2 * kk, 2},
                             {2 * kk + 1, 0},
@@ -3238,11 +3241,13 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
   using KPattern::KPattern;
 
   /// The wgmma form of local_dot: emitWgmmaMultiply on the slot `slot`
-  /// (A K-major at aOffset, B at bOffset, K-major with bKMajor), committed,
-  /// and waited for unless noWait, so the slot may be refilled next.
+  /// (A K-major at aOffset, or `aRegs`; B at bOffset, K-major with
+  /// bKMajor), committed, and waited for unless noWait, so the slot may be
+  /// refilled next.
   SmallVector<Value> emitWgmma(ConversionPatternRewriter &rewriter,
                                Location loc, kgpu::LocalDotOp op, Value slot,
-                               ArrayRef<Value> accIn) const {
+                               ArrayRef<Value> accIn,
+                               ArrayRef<Value> aRegs) const {
     Type i64 = rewriter.getI64Type();
     auto c64 = [&](int64_t v) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64,
@@ -3263,16 +3268,18 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
       return LLVM::MulOp::create(rewriter, loc, a, c64(b));
     };
     // Start addresses of this warpgroup's A rows and of B in the slot.
-    Value aStart = addI(addI(smemBase, c64(op.getAOffset())),
-                        addI(mulI(slot64, op.getASlotBytes()),
-                             mulI(group, 64 / 8 * 1024)));
+    Value aStart;
+    if (aRegs.empty())
+      aStart = addI(addI(smemBase, c64(op.getAOffset())),
+                    addI(mulI(slot64, op.getASlotBytes()),
+                         mulI(group, 64 / 8 * 1024)));
     Value bStart = addI(addI(smemBase, c64(op.getBOffset())),
                         mulI(slot64, op.getBSlotBytes()));
     auto mma = cast<kgpu::MmaEncodingAttr>(
         cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
     SmallVector<Value> out = emitWgmmaMultiply(
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
-        cast<RankedTensorType>(op.getBType()), accIn, aStart, {}, bStart,
+        cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
         op.getBKMajor());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
@@ -3295,8 +3302,11 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     SmallVector<Value> acc = DotLowering::accumulators(
         rewriter, loc, adaptor.getAcc(), rewriter.getF32Type());
     unsigned bytes = bitWidth(aT.getElementType()) / 8;
+    SmallVector<Value> aRegs;
+    if (adaptor.getA())
+      aRegs = unpack(rewriter, loc, adaptor.getA());
     if (op.getWgmma()) {
-      acc = emitWgmma(rewriter, loc, op, adaptor.getSlot(), acc);
+      acc = emitWgmma(rewriter, loc, op, adaptor.getSlot(), acc, aRegs);
       DotLowering::replaceWithAccumulators(rewriter, getTypeConverter(), op,
                                            acc);
       return success();
@@ -3307,7 +3317,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     };
     acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
                     slotOffset(op.getASlotBytes()), op.getBOffset(),
-                    slotOffset(op.getBSlotBytes()), op.getBKMajor());
+                    slotOffset(op.getBSlotBytes()), op.getBKMajor(), aRegs);
     DotLowering::replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
@@ -3918,6 +3928,24 @@ struct KGPUConvertToLLVM
               << "local_dot on f8 slots needs B stored N rows of K (bKMajor) "
                  "and K a multiple of 32";
           return WalkResult::interrupt();
+        }
+        // A from registers: the accumulator's layout with the warps along
+        // M only and a whole number of row blocks (the fragments are the
+        // thread's own elements; DotLowering::aSourceOf's Registers).
+        if (Value a = dot.getA()) {
+          auto regT = cast<RankedTensorType>(a.getType());
+          auto mma = dyn_cast<kgpu::MmaEncodingAttr>(
+              cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
+          if (regT != aT || f8 || !mma || regT.getEncoding() != mma ||
+              mma.getWarpsPerCTA()[1] != 1 ||
+              aT.getDimSize(0) % (16 * int64_t(mma.getWarpsPerCTA()[0]))) {
+            op->emitError()
+                << "local_dot's register A must be the aType tile, 16-bit, "
+                   "in the accumulator's layout with the warps along M "
+                   "only, got "
+                << regT;
+            return WalkResult::interrupt();
+          }
         }
       }
       if (d && (isa<tt::TTDialect, kgpu::KGPUDialect>(d)) && !isSupported(op)) {

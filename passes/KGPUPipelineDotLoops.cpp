@@ -41,9 +41,11 @@
 #include "dialects/tt/IR/TTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -83,6 +85,39 @@ struct LoopPlan {
   bool useWgmma = false;
 };
 
+/// A tt.dot of a loop that kgpu-pipeline-dot-loops prefetches B for
+/// (SlotLoopPlan): attention's Q K^T and P V.
+struct SlotDot {
+  tt::DotOp dot;
+  /// B's load in the loop body, and the tt.trans between it and the dot.
+  tt::LoadOp bLoad;
+  tt::TransOp bTrans;
+  /// B stored N rows of K (wgmma's K-major B): the tile of tt.trans(X) is X
+  /// as loaded; a K x N tile with contiguous columns is copied transposed.
+  bool bKMajor = false, bTranspose = false;
+  /// A loaded before the loop, copied once; null: A from registers (in the
+  /// accumulator's layout, attention's P).
+  tt::LoadOp aLoad;
+  int64_t aOffset = 0, bOffset = 0, bSlotBytes = 0;
+};
+
+/// A loop whose dots (all on wgmma) read B tiles the loop loads: the next
+/// iteration's tiles are copied (cp.async) into the other of two slots
+/// while this one's are multiplied (see matchSlotLoop).
+struct SlotLoopPlan {
+  SmallVector<SlotDot> dots;
+  /// Body ops that compute the B loads' pointers from the iteration
+  /// arguments, in body order: cloned for the next iteration.
+  SmallVector<Operation *> ptrOps;
+  /// Those ops and, for each carried argument they read, the ops that
+  /// compute its next value: moved to the top of the body, in body order.
+  SmallVector<Operation *> moved;
+  /// Iteration arguments ptrOps read.
+  SmallVector<unsigned> carried;
+  /// Shared memory the slots take, from offset 0.
+  int64_t bytes = 0;
+};
+
 /// maxNumImpreciseAcc of an f8 tt.dot that leaves every product to the
 /// accumulator's own precision: 2^30, Triton's max_num_imprecise_acc
 /// default on CUDA (the TTIR of Triton and Inductor carries it).
@@ -112,9 +147,10 @@ struct KGPUPipelineDotLoops
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
-      std::optional<LoopPlan> plan = matchLoop(loop);
-      if (plan)
+      if (std::optional<LoopPlan> plan = matchLoop(loop))
         rewrite(loop, *plan);
+      else if (std::optional<SlotLoopPlan> slots = matchSlotLoop(loop))
+        rewriteSlotLoop(loop, *slots);
     }
   }
 
@@ -381,6 +417,298 @@ struct KGPUPipelineDotLoops
     return next;
   }
 
+  /// The loops of attention (sm_90a, `wgmma`): every tt.dot of the body
+  /// is one wgmma computes (accumulator warps along M only, wgmmaFits)
+  /// whose B is a tile the body loads (unmasked, used only by the dot,
+  /// directly or through tt.trans [1, 0]) and whose A is a tile loaded
+  /// before the loop (unmasked; copied once) or in the accumulator's
+  /// layout (registers). The B loads' pointers depend on the induction
+  /// variable, loop-invariant values and iteration arguments whose next
+  /// values are computed by pure ops and scalar loads (flex attention's
+  /// block indices). Nothing else in the body may use shared memory (the
+  /// slots start at offset 0, where other ops' shared memory is too) or
+  /// write memory: elementwise ops, layout-free tensor shapes, loads, and
+  /// reductions along N of an accumulator layout with the warps along M
+  /// (within a warp).
+  std::optional<SlotLoopPlan> matchSlotLoop(scf::ForOp loop) {
+    if (!wgmma || !loop.getInductionVar().getType().isInteger(32) ||
+        loop.getUnsignedCmp())
+      return std::nullopt;
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    SlotLoopPlan plan;
+    for (Operation &op : body->without_terminator()) {
+      if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        plan.dots.push_back({dot});
+        continue;
+      }
+      if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+        auto t = cast<RankedTensorType>(reduce.getSrcs().front().getType());
+        auto mma = dyn_cast<kgpu::MmaEncodingAttr>(t.getEncoding());
+        if (!kgpu::isMmaV2(mma) || t.getRank() != 2 ||
+            reduce.getAxis() != 1 || mma.getWarpsPerCTA()[1] != 1)
+          return std::nullopt;
+        continue;
+      }
+      if (auto load = dyn_cast<tt::LoadOp>(op)) {
+        if (load.getIsVolatile())
+          return std::nullopt;
+        continue;
+      }
+      if (op.getNumRegions() != 0 ||
+          !(isa<tt::TransOp, tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp,
+                tt::MakeRangeOp, tt::AddPtrOp>(op) ||
+            isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+                op.getDialect())))
+        return std::nullopt;
+    }
+    if (plan.dots.empty())
+      return std::nullopt;
+    AxisInfoAnalysis axisInfo;
+    for (SlotDot &sd : plan.dots) {
+      tt::DotOp dot = sd.dot;
+      auto mma = dyn_cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
+      if (!kgpu::isMmaV2(mma) || !wgmmaFits(dot))
+        return std::nullopt;
+      Value b = dot.getB();
+      if (auto trans = b.getDefiningOp<tt::TransOp>()) {
+        if (trans->getBlock() != body || !b.hasOneUse() ||
+            trans.getOrder() != ArrayRef<int32_t>{1, 0})
+          return std::nullopt;
+        sd.bTrans = trans;
+        b = trans.getSrc();
+      }
+      sd.bLoad = b.getDefiningOp<tt::LoadOp>();
+      if (!sd.bLoad || sd.bLoad->getBlock() != body || !b.hasOneUse() ||
+          sd.bLoad.getMask() || sd.bLoad.getOther() ||
+          !copyWidth(sd.bLoad, axisInfo, sd.bTrans ? nullptr : &sd.bTranspose))
+        return std::nullopt;
+      sd.bKMajor = sd.bTrans || sd.bTranspose;
+      RankedTensorType aT = dot.getA().getType();
+      if (aT.getEncoding() == mma)
+        continue; // registers (wgmmaFits: 16-bit, whole row blocks)
+      sd.aLoad = dot.getA().getDefiningOp<tt::LoadOp>();
+      if (!sd.aLoad || !loop.isDefinedOutsideOfLoop(dot.getA()) ||
+          sd.aLoad.getMask() || sd.aLoad.getOther() ||
+          sd.aLoad.getIsVolatile() || !copyWidth(sd.aLoad, axisInfo))
+        return std::nullopt;
+    }
+    // The pointers' ops (pure, cloned per iteration) and the next values
+    // of the carried arguments they read (pure or scalar loads, moved up).
+    auto movable = [&](Operation *op, bool ptr) {
+      if (op->getNumRegions() != 0)
+        return false;
+      if (auto load = dyn_cast<tt::LoadOp>(op))
+        return !ptr && !isa<RankedTensorType>(load.getType());
+      return isPure(op);
+    };
+    llvm::SetVector<Operation *> ptrOps, moved;
+    llvm::SetVector<unsigned> carried;
+    auto walk = [&](SmallVector<Value> work, bool ptr,
+                    llvm::SetVector<Operation *> &into) {
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        if (auto arg = dyn_cast<BlockArgument>(v)) {
+          if (arg.getOwner() == body && arg.getArgNumber() != 0 && ptr)
+            carried.insert(arg.getArgNumber() - 1);
+          continue;
+        }
+        Operation *def = v.getDefiningOp();
+        if (!def || def->getBlock() != body || into.contains(def))
+          continue;
+        if (!movable(def, ptr))
+          return false;
+        into.insert(def);
+        llvm::append_range(work, def->getOperands());
+      }
+      return true;
+    };
+    SmallVector<Value> ptrs;
+    for (SlotDot &sd : plan.dots)
+      ptrs.push_back(sd.bLoad.getPtr());
+    if (!walk(ptrs, /*ptr=*/true, ptrOps))
+      return std::nullopt;
+    // Next values of the carried arguments, closed: those read further
+    // carried arguments only through their iteration values.
+    moved = ptrOps;
+    SmallVector<Value> next;
+    for (unsigned idx : carried)
+      next.push_back(yield.getOperand(idx));
+    if (!walk(next, /*ptr=*/false, moved))
+      return std::nullopt;
+    for (Operation &op : body->without_terminator()) {
+      if (ptrOps.contains(&op))
+        plan.ptrOps.push_back(&op);
+      if (moved.contains(&op))
+        plan.moved.push_back(&op);
+    }
+    plan.carried.assign(carried.begin(), carried.end());
+    // Shared memory: each loop-invariant A once, then two slots of each B,
+    // all in wgmma's swizzled arrangements (1024-byte aligned).
+    DenseMap<Operation *, int64_t> aOffsets;
+    for (SlotDot &sd : plan.dots) {
+      if (!sd.aLoad)
+        continue;
+      auto [it, inserted] = aOffsets.try_emplace(sd.aLoad, plan.bytes);
+      if (inserted)
+        plan.bytes += llvm::alignTo(sd.dot.getA().getType().getNumElements() *
+                                        2, 1024);
+      sd.aOffset = it->second;
+    }
+    for (SlotDot &sd : plan.dots) {
+      sd.bSlotBytes = llvm::alignTo(
+          sd.dot.getB().getType().getNumElements() * 2, 1024);
+      sd.bOffset = plan.bytes;
+      plan.bytes += 2 * sd.bSlotBytes;
+    }
+    // sm_90's shared memory per CTA (227 KB): else leave the loop as it is.
+    if (plan.bytes > 227 * 1024)
+      return std::nullopt;
+    return plan;
+  }
+
+  /// Copies B of every dot for the iteration `map` gives (induction
+  /// variable, carried arguments) into `slot`, one commit group per dot,
+  /// zero-filled where `live` is false.
+  void copySlotTiles(OpBuilder &b, Location loc, SlotLoopPlan &plan,
+                     IRMapping &map, Value live, Value slot) {
+    for (Operation *op : plan.ptrOps)
+      b.clone(*op, map);
+    for (SlotDot &sd : plan.dots) {
+      auto ptrType = cast<RankedTensorType>(sd.bLoad.getPtr().getType());
+      Value mask = tt::SplatOp::create(
+          b, loc,
+          RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                ptrType.getEncoding()),
+          live);
+      int64_t cols = ptrType.getDimSize(sd.bTranspose ? 0 : 1);
+      kgpu::AsyncCopyOp::create(
+          b, loc, map.lookupOrDefault(sd.bLoad.getPtr()), mask, slot,
+          b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
+          b.getI64IntegerAttr(cols), b.getI32IntegerAttr(sd.bKMajor ? 1 : 2),
+          sd.bTranspose ? b.getUnitAttr() : UnitAttr());
+      kgpu::AsyncCommitGroupOp::create(b, loc);
+    }
+  }
+
+  /// matchSlotLoop's loop, with D dots, becomes:
+  ///   async_wait 0; async_copy each A once (slot bytes 0); commit
+  ///   B tiles of the first iteration into slot 0, one group per dot
+  ///   scf.for ... iter_args(..., %s = 0) {
+  ///     (the moved ops: pointers, next values of carried arguments)
+  ///     async_wait D-1                        // B of dot 0 has landed
+  ///     B tiles of the next iteration into slot 1 - %s (zero-filled
+  ///     after the last iteration), one group per dot
+  ///     ... async_wait 2D-1-j before dot j > 0 ...
+  ///     %d = local_dot %c [a %p] slot %s {wgmma, noWait}; wgmma_wait 0 %d
+  ///     scf.yield ..., 1 - %s
+  ///   }
+  ///   async_wait 0
+  /// Each iteration waits for its own wgmma groups, so the slot the next
+  /// iteration's copies refill was last read by groups the previous
+  /// iteration retired; the barrier of the first async_wait orders every
+  /// warp's reads before those copies.
+  void rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    IRRewriter rewriter(ctx);
+    OpBuilder b(loop);
+    Type i32 = b.getI32Type();
+    auto c32 = [&](OpBuilder &b, int64_t v) {
+      return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    int64_t D = plan.dots.size();
+    // Before the loop: nobody may still read shared memory an earlier op
+    // used; the loop-invariant A tiles; the first iteration's B tiles.
+    kgpu::AsyncWaitOp::create(b, loc, 0);
+    DenseSet<Operation *> copiedA;
+    for (SlotDot &sd : plan.dots)
+      if (sd.aLoad && copiedA.insert(sd.aLoad).second)
+        kgpu::AsyncCopyOp::create(
+            b, loc, sd.aLoad.getPtr(), Value(), c32(b, 0),
+            b.getI64IntegerAttr(sd.aOffset), b.getI64IntegerAttr(0),
+            b.getI64IntegerAttr(sd.dot.getA().getType().getDimSize(1)),
+            b.getI32IntegerAttr(1), UnitAttr());
+    if (!copiedA.empty())
+      kgpu::AsyncCommitGroupOp::create(b, loc);
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    {
+      IRMapping map;
+      map.map(loop.getInductionVar(), lb);
+      for (unsigned idx : plan.carried)
+        map.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
+      copySlotTiles(b, loc, plan, map,
+                    iterationExists(b, loc, lb, 0, step, ub), c32(b, 0));
+    }
+    // The slot: one more iteration argument, 0 then 1 - %s.
+    rewriter.setInsertionPoint(loop);
+    auto replaced = loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{c32(b, 0)}, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>{arith::SubIOp::create(
+              yb, yloc, c32(yb, 1), args.front())};
+        });
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    Block *body = newLoop.getBody();
+    Value slot = newLoop.getRegionIterArgs().back();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    // The moved ops first, in their order.
+    Block::iterator top = body->begin();
+    for (Operation *op : plan.moved) {
+      if (&*top == op) {
+        ++top;
+        continue;
+      }
+      op->moveBefore(body, top);
+    }
+    b.setInsertionPoint(body, top);
+    kgpu::AsyncWaitOp::create(b, loc, D - 1);
+    {
+      IRMapping map;
+      Value iv = newLoop.getInductionVar();
+      map.map(iv, arith::AddIOp::create(b, loc, iv, step));
+      for (unsigned idx : plan.carried)
+        map.map(newLoop.getRegionIterArgs()[idx], yield.getOperand(idx));
+      copySlotTiles(b, loc, plan, map, iterationExists(b, loc, iv, 1, step, ub),
+                    arith::SubIOp::create(b, loc, c32(b, 1), slot));
+    }
+    for (auto [j, sd] : llvm::enumerate(plan.dots)) {
+      tt::DotOp dot = sd.dot;
+      b.setInsertionPoint(dot);
+      if (j > 0)
+        kgpu::AsyncWaitOp::create(b, loc, 2 * D - 1 - int64_t(j));
+      bool regs = !sd.aLoad;
+      auto localDot = kgpu::LocalDotOp::create(
+          b, dot.getLoc(), dot.getType(), dot.getC(), slot,
+          regs ? dot.getA() : Value(), TypeAttr::get(dot.getA().getType()),
+          TypeAttr::get(dot.getB().getType()),
+          b.getI64IntegerAttr(regs ? 0 : sd.aOffset), b.getI64IntegerAttr(0),
+          b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
+          b.getI32IntegerAttr(2), b.getUnitAttr(), b.getUnitAttr(),
+          sd.bKMajor ? b.getUnitAttr() : UnitAttr());
+      Value done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
+                                             TypeRange{dot.getType()}, 0,
+                                             ValueRange{localDot.getResult()})
+                       .getResult(0);
+      dot.getD().replaceAllUsesWith(done);
+      dot.erase();
+      if (sd.bTrans)
+        sd.bTrans.erase();
+      sd.bLoad.erase();
+    }
+    // The loads' pointers, now only computed for the copies.
+    for (Operation *op : llvm::reverse(plan.ptrOps))
+      if (op->use_empty())
+        op->erase();
+    b.setInsertionPointAfter(newLoop);
+    kgpu::AsyncWaitOp::create(b, loc, 0);
+    for (SlotDot &sd : plan.dots)
+      if (sd.aLoad && sd.aLoad->use_empty())
+        sd.aLoad.erase();
+  }
+
   void rewrite(scf::ForOp loop, LoopPlan &plan) {
     Location loc = loop.getLoc();
     OpBuilder b(loop);
@@ -518,7 +846,7 @@ struct KGPUPipelineDotLoops
                                            cast<TypedAttr>(zero));
       }
       auto localDot = kgpu::LocalDotOp::create(
-          b, loc, acc.getType(), dotAcc, readSlot, TypeAttr::get(aT),
+          b, loc, acc.getType(), dotAcc, readSlot, Value(), TypeAttr::get(aT),
           TypeAttr::get(bT), b.getI64IntegerAttr(offsets[0]),
           b.getI64IntegerAttr(slotBytes[0]), b.getI64IntegerAttr(offsets[1]),
           b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S),

@@ -328,6 +328,22 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     `kgpu.barrier` and refills the slot that group read. The loop runs
     under `scf.if (lb < ub)` holding the last `kgpu.wgmma_wait 0`.
 
+    Attention loops, with `wgmma` only: a loop whose every tt.dot wgmma
+    computes (accumulator warps along M) and reads a B tile the body loads
+    (unmasked, used by the dot alone, directly or through tt.trans [1, 0])
+    with A either loaded before the loop or in the accumulator's layout
+    (attention's P). Q is copied once into its own region, each B into two
+    slots: each iteration computes its pointers and the next values of the
+    carried arguments they read first (pure ops and scalar loads moved to
+    the top, such as flex attention's block indices), waits for the first
+    B, copies the next iteration's B tiles into the other slot (one commit
+    group per dot), and multiplies each dot with `kgpu.local_dot` (P from
+    registers) once its B has landed, waiting for every group. The body
+    may hold nothing else that uses shared memory or writes memory
+    (elementwise ops, shape ops, loads, reductions along N within a warp);
+    the slots need at most 227 KB. On the H200 the corpus flex attention
+    kernel went from 55.5 to 41.5 us, Triton's time (docs/BENCHMARKS.md).
+
     The pipelined loop carries `loop_annotation =
     #llvm.loop_annotation<unroll = <disable = true>>`: it keeps
     `num-stages - 1` iterations in flight already, and ptxas unrolls a K

@@ -113,14 +113,24 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     mma.sync, rows padded by 16 bytes, fragments upcast to f16 after
     ldmatrix; with `wgmma`, whole 128-byte swizzled rows, multiplied by
     wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5).
+
+    With `a` (16-bit, in the accumulator's layout with the warps along M
+    only: attention's P), A comes from the thread's registers instead of a
+    slot (the m16n8k16 A fragments that mma.sync and wgmma's register form
+    take; `aOffset` / `aSlotBytes` are unused). `aSlotBytes` = 0 reads the
+    same A at `aOffset` for every slot (a loop-invariant A copied once).
   }];
-  let arguments = (ins AnyRankedTensor:$acc, I32:$slot, TypeAttr:$aType,
+  let arguments = (ins AnyRankedTensor:$acc, I32:$slot,
+                       Optional<AnyRankedTensor>:$a, TypeAttr:$aType,
                        TypeAttr:$bType, I64Attr:$aOffset, I64Attr:$aSlotBytes,
                        I64Attr:$bOffset, I64Attr:$bSlotBytes,
                        I32Attr:$numSlots, UnitAttr:$wgmma,
                        UnitAttr:$noWait, UnitAttr:$bKMajor);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$acc `slot` $slot attr-dict `:` type($acc) `->` type($result)";
+  let assemblyFormat = [{
+    $acc (`a` $a^ `:` type($a))? `slot` $slot attr-dict `:` type($acc) `->`
+    type($result)
+  }];
 }
 
 def KGPU_WgmmaWaitOp : Op<KGPU_Dialect, "wgmma_wait",
