@@ -3984,6 +3984,10 @@ struct KGPUConvertToLLVM
     unsigned smemUsers = 0;
     int64_t smemAlign = 16;
     SmallVector<tt::DotOp> hoistedA;
+    // Pipelined slots in a region of their own (kOwnSharedMemoryAttr),
+    // placed above everything else once that is known.
+    SmallVector<Operation *> ownOps;
+    int64_t ownBytes = 0;
     Operation *largestUser = nullptr;
     auto grow = [&](Operation *op, int64_t bytes) {
       if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
@@ -4029,12 +4033,20 @@ struct KGPUConvertToLLVM
           l.vectorWidth[op] = axisInfo.getVectorWidth(
               store.getPtr(), store.getMask(), fastestDim(t.getEncoding()));
       } else if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
+        if (op->hasAttr(kOwnSharedMemoryAttr))
+          ownOps.push_back(op);
         auto t = cast<RankedTensorType>(copy.getPtr().getType());
         l.vectorWidth[op] = axisInfo.getVectorWidth(
             copy.getPtr(), copy.getMask(), fastestDim(t.getEncoding()));
       } else if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
-        allocate(op, localDot.getBOffset() +
-                         localDot.getNumSlots() * localDot.getBSlotBytes());
+        int64_t end = localDot.getBOffset() +
+                      localDot.getNumSlots() * localDot.getBSlotBytes();
+        if (op->hasAttr(kOwnSharedMemoryAttr)) {
+          ownOps.push_back(op);
+          ownBytes = std::max(ownBytes, end);
+        } else {
+          allocate(op, end);
+        }
         // wgmma's 128-byte swizzle works on absolute address bits: the
         // 1024-byte atoms must start 1024-byte aligned.
         if (localDot.getWgmma()) {
@@ -4139,6 +4151,24 @@ struct KGPUConvertToLLVM
       dot->setAttr(kSmemAOffsetAttr,
                    IntegerAttr::get(IntegerType::get(ctx, 64),
                                     hoistedOffset.lookup(dot.getA())));
+    if (!ownOps.empty()) {
+      int64_t base = llvm::alignTo(smemBytes, 1024);
+      auto shifted = [&](int64_t offset) {
+        return IntegerAttr::get(IntegerType::get(ctx, 64), base + offset);
+      };
+      for (Operation *op : ownOps) {
+        if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
+          copy.setOffsetAttr(shifted(copy.getOffset()));
+          continue;
+        }
+        auto localDot = cast<kgpu::LocalDotOp>(op);
+        localDot.setAOffsetAttr(shifted(localDot.getAOffset()));
+        localDot.setBOffsetAttr(shifted(localDot.getBOffset()));
+      }
+      if (base + ownBytes > smemBytes)
+        largestUser = ownOps.back();
+      smemBytes = base + ownBytes;
+    }
     l.smemShared = smemUsers > 1;
     // A tensor-core accumulator lives in registers: one that alone needs
     // more than a thread may hold cannot be compiled (ptxas would spill

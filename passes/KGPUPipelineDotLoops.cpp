@@ -116,6 +116,10 @@ struct SlotLoopPlan {
   SmallVector<unsigned> carried;
   /// Shared memory the slots take, from offset 0.
   int64_t bytes = 0;
+  /// The body holds other ops that may use shared memory (layout
+  /// conversions, transposes, reductions across warps): the slots take a
+  /// region of their own (kOwnSharedMemoryAttr).
+  bool ownRegion = false;
 };
 
 /// maxNumImpreciseAcc of an f8 tt.dot that leaves every product to the
@@ -425,11 +429,12 @@ struct KGPUPipelineDotLoops
   /// layout (registers). The B loads' pointers depend on the induction
   /// variable, loop-invariant values and iteration arguments whose next
   /// values are computed by pure ops and scalar loads (flex attention's
-  /// block indices). Nothing else in the body may use shared memory (the
-  /// slots start at offset 0, where other ops' shared memory is too) or
-  /// write memory: elementwise ops, layout-free tensor shapes, loads, and
-  /// reductions along N of an accumulator layout with the warps along M
-  /// (within a warp).
+  /// block indices). The body may hold elementwise and shape ops, loads,
+  /// reductions and layout conversions, nothing that writes memory. The
+  /// slots start at offset 0 where nothing else in the body may use
+  /// shared memory; otherwise (layout conversions, transposes, reductions
+  /// across warps) they take a region of their own above the bytes those
+  /// ops reuse (SlotLoopPlan::ownRegion).
   std::optional<SlotLoopPlan> matchSlotLoop(scf::ForOp loop) {
     if (!wgmma || !loop.getInductionVar().getType().isInteger(32) ||
         loop.getUnsignedCmp())
@@ -443,11 +448,22 @@ struct KGPUPipelineDotLoops
         continue;
       }
       if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+        // Along N of an accumulator with the warps along M: within a warp.
+        // Others may combine across warps through shared memory.
         auto t = cast<RankedTensorType>(reduce.getSrcs().front().getType());
         auto mma = dyn_cast<kgpu::MmaEncodingAttr>(t.getEncoding());
         if (!kgpu::isMmaV2(mma) || t.getRank() != 2 ||
             reduce.getAxis() != 1 || mma.getWarpsPerCTA()[1] != 1)
-          return std::nullopt;
+          plan.ownRegion = true;
+        continue;
+      }
+      // Ops that move data through shared memory (a tt.trans feeding a
+      // dot's B is checked with the dot, and goes away).
+      if (isa<kgpu::ConvertLayoutOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
+              tt::CatOp>(op) ||
+          (isa<tt::TransOp>(op) && !(op.hasOneUse() &&
+                                    isa<tt::DotOp>(*op.getUsers().begin())))) {
+        plan.ownRegion = true;
         continue;
       }
       if (auto load = dyn_cast<tt::LoadOp>(op)) {
@@ -582,11 +598,13 @@ struct KGPUPipelineDotLoops
                                 ptrType.getEncoding()),
           live);
       int64_t cols = ptrType.getDimSize(sd.bTranspose ? 0 : 1);
-      kgpu::AsyncCopyOp::create(
+      auto copy = kgpu::AsyncCopyOp::create(
           b, loc, map.lookupOrDefault(sd.bLoad.getPtr()), mask, slot,
           b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
           b.getI64IntegerAttr(cols), b.getI32IntegerAttr(sd.bKMajor ? 1 : 2),
           sd.bTranspose ? b.getUnitAttr() : UnitAttr());
+      if (plan.ownRegion)
+        copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       kgpu::AsyncCommitGroupOp::create(b, loc);
     }
   }
@@ -624,12 +642,15 @@ struct KGPUPipelineDotLoops
     kgpu::AsyncWaitOp::create(b, loc, 0);
     DenseSet<Operation *> copiedA;
     for (SlotDot &sd : plan.dots)
-      if (sd.aLoad && copiedA.insert(sd.aLoad).second)
-        kgpu::AsyncCopyOp::create(
+      if (sd.aLoad && copiedA.insert(sd.aLoad).second) {
+        auto copy = kgpu::AsyncCopyOp::create(
             b, loc, sd.aLoad.getPtr(), Value(), c32(b, 0),
             b.getI64IntegerAttr(sd.aOffset), b.getI64IntegerAttr(0),
             b.getI64IntegerAttr(sd.dot.getA().getType().getDimSize(1)),
             b.getI32IntegerAttr(1), UnitAttr());
+        if (plan.ownRegion)
+          copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+      }
     if (!copiedA.empty())
       kgpu::AsyncCommitGroupOp::create(b, loc);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
@@ -688,6 +709,8 @@ struct KGPUPipelineDotLoops
           b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
           b.getI32IntegerAttr(2), b.getUnitAttr(), b.getUnitAttr(),
           sd.bKMajor ? b.getUnitAttr() : UnitAttr());
+      if (plan.ownRegion)
+        localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
                                              TypeRange{dot.getType()}, 0,
                                              ValueRange{localDot.getResult()})

@@ -339,10 +339,13 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     B, copies the next iteration's B tiles into the other slot (one commit
     group per dot), and multiplies each dot with `kgpu.local_dot` (P from
     registers) once its B has landed, waiting for every group. The body
-    may hold nothing else that uses shared memory or writes memory
-    (elementwise ops, shape ops, loads, reductions along N within a warp);
-    the slots need at most 227 KB. On the H200 the corpus flex attention
-    kernel went from 55.5 to 41.5 us, Triton's time (docs/BENCHMARKS.md).
+    may hold elementwise ops, shape ops, loads, reductions and layout
+    conversions, nothing that writes memory; where some of those use
+    shared memory, the slots take a region of their own above it
+    (`kgpu.own_shared_memory` on the copies and local_dots), otherwise
+    they start at offset 0. The slots need at most 227 KB. On the H200
+    the corpus flex attention kernel went from 55.5 to 41.5 us, Triton's
+    time (docs/BENCHMARKS.md).
 
     The pipelined loop carries `loop_annotation =
     #llvm.loop_annotation<unroll = <disable = true>>`: it keeps

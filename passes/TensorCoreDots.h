@@ -38,6 +38,13 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps);
 /// multiples of 16.
 bool mfmaComputes(tt::DotOp dot);
 
+/// On the kgpu.async_copy and kgpu.local_dot ops of a pipelined loop whose
+/// body also holds ops that use shared memory (kgpu-pipeline-dot-loops'
+/// attention loops): their offsets are relative to a region of their own,
+/// which kgpu-convert-to-llvm places above the bytes every other op reuses
+/// (1024-byte aligned) instead of at offset 0.
+constexpr llvm::StringLiteral kOwnSharedMemoryAttr = "kgpu.own_shared_memory";
+
 } // namespace kiln
 
 #endif // KILN_PASSES_TENSORCOREDOTS_H
