@@ -73,6 +73,9 @@ struct LoopPlan {
   SmallVector<unsigned> carried;
   /// B's columns are contiguous (K-major B): stored N rows of K elements.
   bool bKMajor = false;
+  /// B is tt.trans [1, 0] of the load (an N x K tile, K contiguous): the
+  /// tile is copied as loaded, N rows of K (bKMajor), not transposed.
+  tt::TransOp bTrans;
   /// Both operands are f8 loads upcast to f16 (tt.fp_to_fp, from
   /// tt-upcast-f8-dot-operands): the slots hold the f8 bytes and local_dot
   /// upcasts its fragments (aType / bType are then the f8 tiles).
@@ -263,6 +266,15 @@ struct KGPUPipelineDotLoops
     AxisInfoAnalysis axisInfo;
     for (int i = 0; i < 2; ++i) {
       Value v = i == 0 ? dot.getA() : dot.getB();
+      if (auto trans = v.getDefiningOp<tt::TransOp>();
+          trans && i == 1 && trans->getBlock() == body && v.hasOneUse() &&
+          trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+        plan.bTrans = trans;
+        v = trans.getSrc();
+      }
+      if (auto upcast = v.getDefiningOp<tt::FpToFpOp>();
+          upcast && plan.bTrans && i == 1)
+        return std::nullopt;
       if (auto upcast = v.getDefiningOp<tt::FpToFpOp>()) {
         Type from = getElementTypeOrSelf(upcast.getSrc().getType());
         if (!isa<Float8E4M3FNType, Float8E5M2Type>(from) || !elem.isF16() ||
@@ -273,17 +285,21 @@ struct KGPUPipelineDotLoops
       }
       auto load = v.getDefiningOp<tt::LoadOp>();
       // A volatile load must happen when and as written: not pipelined.
+      bool transB = i == 1 && plan.bTrans;
       if (!load || load->getBlock() != body || !v.hasOneUse() ||
           load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
-          !copyWidth(load, axisInfo, i == 1 ? &plan.bKMajor : nullptr))
+          !copyWidth(load, axisInfo,
+                     i == 1 && !transB ? &plan.bKMajor : nullptr))
         return std::nullopt;
+      if (transB)
+        plan.bKMajor = true;
       // Masks may bound K only (the matmul's last K block): a mask that
       // varies along M (A) or N (B), as a convolution's padding does, is
       // not pipelined. The H200 conformance run gave a wrong result for
       // the Inductor convolution template pipelined that way (relative
       // error 0.08) and the cause is not found yet.
       if (Value mask = load.getMask()) {
-        unsigned nonK = i == 0 ? 0 : 1;
+        unsigned nonK = i == 0 || transB ? 0 : 1;
         auto maskType = cast<RankedTensorType>(mask.getType());
         if (axisInfo.get(mask).constancy[nonK] < maskType.getDimSize(nonK))
           return std::nullopt;
@@ -354,6 +370,7 @@ struct KGPUPipelineDotLoops
     // Nothing else in the body, and no carried pointer used after the loop.
     auto inPlan = [&](Operation *op) {
       return op == dot.getOperation() || op == plan.loads[0].getOperation() ||
+             (plan.bTrans && op == plan.bTrans.getOperation()) ||
              op == plan.loads[1].getOperation() ||
              (plan.upcasts[0] && (op == plan.upcasts[0].getOperation() ||
                                   op == plan.upcasts[1].getOperation())) ||
@@ -403,7 +420,7 @@ struct KGPUPipelineDotLoops
       if (load.getMask())
         mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(load.getMask()),
                                      mask);
-      bool transpose = i == 1 && plan.bKMajor;
+      bool transpose = i == 1 && plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
       kgpu::AsyncCopyOp::create(
           b, loc, map.lookupOrDefault(load.getPtr()), mask, slot,
@@ -746,7 +763,8 @@ struct KGPUPipelineDotLoops
     // getPaddedRowStride(K) stored transposed). Elements are the loaded
     // ones: 16-bit, or f8 bytes that local_dot upcasts.
     auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
-         bT = cast<RankedTensorType>(plan.loads[1].getType());
+         bT = plan.bTrans ? plan.dot.getB().getType()
+                          : cast<RankedTensorType>(plan.loads[1].getType());
     unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     bool useWgmma = plan.useWgmma;

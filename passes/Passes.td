@@ -305,8 +305,9 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     to f16 of tt-upcast-f8-dot-operands (one f8 format for both), with a
     zero (or no)
     `other`, movable as 4, 8 or 16 contiguous bytes per thread along
-    their rows (or, for B, along K: stored transposed), with masks that
-    bound K only; everything else in the body computes those loads'
+    their rows (or, for B, along K: stored transposed; or B is tt.trans
+    [1, 0] of such a load of an N x K tile, copied as loaded), with masks
+    that bound K only; everything else in the body computes those loads'
     pointers and masks or advances loop-carried pointers (pure ops that do
     not use shared memory themselves), and those pointers are not used
     after the loop. Other loops are left as they are.

@@ -213,6 +213,57 @@ tt.func public @k_major_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt
 
 // -----
 
+// B = tt.trans of an N x K tile loaded along K (B^T in memory, as a
+// transpose written in the kernel reads it): the tile is copied as loaded,
+// N rows of K elements (padded), not transposed; local_dot reads it as a
+// K-major B, and the trans goes away.
+// KMAJOR-LABEL: tt.func public @trans_b
+// KMAJOR: kgpu.async_copy {{.*}} {offset = 15360 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64} : tensor<64x32x!tt.ptr<f16>
+// KMAJOR: scf.for
+// KMAJOR-NOT: tt.trans
+// KMAJOR: kgpu.local_dot {{.*}}bKMajor, bOffset = 15360 : i64, bSlotBytes = 5120 : i64, bType = tensor<32x64xf16
+// KMAJOR-LLVM-LABEL: llvm.func @trans_b
+// KMAJOR-LLVM: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>
+// KMAJOR-LLVM-NOT: layout = #nvvm.mma_layout<col>
+// KMAJOR-LLVM: llvm.return
+tt.func public @trans_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %ldb = arith.constant dense<4096> : tensor<64x1xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn1 = tt.expand_dims %rn {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rnb = arith.muli %rn1, %ldb : tensor<64x1xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x32xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x32xi32>
+    %kab = tt.broadcast %ka : tensor<1x32xi32> -> tensor<64x32xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %kab : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %nbb = tt.broadcast %rnb : tensor<64x1xi32> -> tensor<64x32xi32>
+    %offb = arith.addi %nbb, %kab : tensor<64x32xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %va = tt.load %pa1 : tensor<64x32x!tt.ptr<f16>>
+    %vbt = tt.load %pb1 : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.trans %vbt {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
 // Not pipelined: A's mask varies along M (a convolution's padding rows);
 // only masks that bound K are (see Passes.td).
 // KMAJOR-LABEL: tt.func public @mask_along_m
