@@ -86,6 +86,9 @@ struct LoopPlan {
   arith::AddFOp accAdd;
   /// The loop multiplies with wgmma (sm_90a).
   bool useWgmma = false;
+  /// The slice converts layouts (shared memory at offset 0): the slots
+  /// take a region of their own (kOwnSharedMemoryAttr).
+  bool ownRegion = false;
 };
 
 /// A tt.dot of a loop that kgpu-pipeline-dot-loops prefetches B for
@@ -293,17 +296,10 @@ struct KGPUPipelineDotLoops
         return std::nullopt;
       if (transB)
         plan.bKMajor = true;
-      // Masks may bound K only (the matmul's last K block): a mask that
-      // varies along M (A) or N (B), as a convolution's padding does, is
-      // not pipelined. The H200 conformance run gave a wrong result for
-      // the Inductor convolution template pipelined that way (relative
-      // error 0.08) and the cause is not found yet.
-      if (Value mask = load.getMask()) {
-        unsigned nonK = i == 0 || transB ? 0 : 1;
-        auto maskType = cast<RankedTensorType>(mask.getType());
-        if (axisInfo.get(mask).constancy[nonK] < maskType.getDimSize(nonK))
-          return std::nullopt;
-      }
+      // Masks along M (A) or N (B) too (a convolution's padding, block
+      // pointers' boundary checks): masked-off elements are zero-filled by
+      // cp.async as the load would give `other` = 0, and copyWidth keeps a
+      // copied run within one mask value.
       plan.loads[i] = load;
     }
     // One element type for both slots (local_dot upcasts A and B alike):
@@ -355,14 +351,17 @@ struct KGPUPipelineDotLoops
       Operation *def = v.getDefiningOp();
       if (!def || def->getBlock() != body || slice.contains(def))
         continue;
-      // Pure ops without regions only, and none that moves data through
-      // shared memory: the pipeline's slots start at offset 0, where those
-      // ops' own shared memory is too.
+      // Pure ops without regions only. A layout conversion (an index
+      // vector moved to the other operand's layout, as the convolution
+      // template and block pointers have) moves data through shared
+      // memory at offset 0: the slots then take a region of their own
+      // (kOwnSharedMemoryAttr). Other such ops are not pipelined.
       if (!isPure(def) || def->getNumRegions() != 0 ||
           isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
-              tt::GatherOp, tt::ReduceOp, tt::ScanOp, tt::HistogramOp,
-              kgpu::ConvertLayoutOp>(def))
+              tt::GatherOp, tt::ReduceOp, tt::ScanOp, tt::HistogramOp>(def))
         return std::nullopt;
+      if (isa<kgpu::ConvertLayoutOp>(def))
+        plan.ownRegion = true;
       slice.insert(def);
       for (Value operand : def->getOperands())
         work.push_back(operand);
@@ -422,13 +421,15 @@ struct KGPUPipelineDotLoops
                                      mask);
       bool transpose = i == 1 && plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
-      kgpu::AsyncCopyOp::create(
+      auto copy = kgpu::AsyncCopyOp::create(
           b, loc, map.lookupOrDefault(load.getPtr()), mask, slot,
           b.getI64IntegerAttr(offsets[i]), b.getI64IntegerAttr(slotBytes[i]),
           b.getI64IntegerAttr(swizzle[i] ? cols
                                          : getPaddedRowStride(cols, elemBits)),
           b.getI32IntegerAttr(swizzle[i]),
           transpose ? b.getUnitAttr() : UnitAttr());
+      if (plan.ownRegion)
+        copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -894,6 +895,8 @@ struct KGPUPipelineDotLoops
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           plan.bKMajor ? b.getUnitAttr() : UnitAttr());
+      if (plan.ownRegion)
+        localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value accOut = localDot.getResult();
       if (plan.accAdd) {
         bool dotFirst = plan.accAdd.getLhs() == plan.dot.getD();

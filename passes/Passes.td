@@ -306,11 +306,15 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     zero (or no)
     `other`, movable as 4, 8 or 16 contiguous bytes per thread along
     their rows (or, for B, along K: stored transposed; or B is tt.trans
-    [1, 0] of such a load of an N x K tile, copied as loaded), with masks
-    that bound K only; everything else in the body computes those loads'
-    pointers and masks or advances loop-carried pointers (pure ops that do
-    not use shared memory themselves), and those pointers are not used
-    after the loop. Other loops are left as they are.
+    [1, 0] of such a load of an N x K tile, copied as loaded), masked or
+    not (a mask along M or N, as convolutions and block pointers' boundary
+    checks have, is copied like one along K: masked-off elements are
+    zero-filled); everything else in the body computes those loads'
+    pointers and masks or advances loop-carried pointers (pure ops; where
+    one is a layout conversion, which uses shared memory at offset 0, the
+    slots take a region of their own above it, `kgpu.own_shared_memory`),
+    and those pointers are not used after the loop. Other loops are left
+    as they are.
 
     f8 operands need A and B both K-contiguous (B stored transposed) and K
     a multiple of 32: their slots hold the bytes. For mma.sync the rows are

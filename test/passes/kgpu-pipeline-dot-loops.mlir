@@ -264,11 +264,80 @@ tt.func public @trans_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.p
 
 // -----
 
-// Not pipelined: A's mask varies along M (a convolution's padding rows);
-// only masks that bound K are (see Passes.td).
+// The K offsets, computed in the loop, index A's columns and B's rows: one
+// of the two uses takes a layout conversion (shared memory at offset 0,
+// in the prologue's copies of the slice and in the loop), as in the
+// convolution template. The slots take a region of their own above the
+// 16384 bytes the other ops reuse (the epilogue's 64x64 f32 conversion):
+// 16384 + 15360 + 3 x 4608 = 45568.
+// KMAJOR-LABEL: tt.func public @converted_index
+// KMAJOR: kgpu.convert_layout
+// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64}
+// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 15360 : i64, rowStride = 72 : i64, slotBytes = 4608 : i64}
+// KMAJOR: scf.for
+// KMAJOR: kgpu.convert_layout
+// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64
+// KMAJOR: kgpu.local_dot {{.*}}kgpu.own_shared_memory
+// KMAJOR-LLVM: kgpu.shared = 45568 : i32
+// KMAJOR-LLVM-LABEL: llvm.func @converted_index
+// KMAJOR-LLVM: llvm.getelementptr %{{.*}}[16384]
+// KMAJOR-LLVM: nvvm.cp.async.shared.global
+// KMAJOR-LLVM: llvm.return
+tt.func public @converted_index(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %lda = arith.constant dense<4096> : tensor<64x1xi32>
+  %ldb = arith.constant dense<64> : tensor<32x1xi32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm1 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rma = arith.muli %rm1, %lda : tensor<64x1xi32>
+  %rmb = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rn2 = tt.expand_dims %rm {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %kks = tt.splat %kk : i32 -> tensor<32xi32>
+    %ks = arith.addi %rk, %kks : tensor<32xi32>
+    %ka = tt.expand_dims %ks {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+    %kab = tt.broadcast %ka : tensor<1x32xi32> -> tensor<64x32xi32>
+    %offa = arith.addi %rmb, %kab : tensor<64x32xi32>
+    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+    %pa1 = tt.addptr %pa, %offa : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %kb = tt.expand_dims %ks {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %kbm = arith.muli %kb, %ldb : tensor<32x1xi32>
+    %kbb = tt.broadcast %kbm : tensor<32x1xi32> -> tensor<32x64xi32>
+    %offb = arith.addi %kbb, %rnb : tensor<32x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+    %pb1 = tt.addptr %pb, %offb : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+    %va = tt.load %pa1 : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.load %pb1 : tensor<32x64x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A's mask varies along M (a convolution's padding rows): pipelined too.
+// Each copy is masked by the load's mask (computed for its iteration)
+// and the iteration's existence; masked-off elements are zero-filled, the
+// `other` of the load.
 // KMAJOR-LABEL: tt.func public @mask_along_m
-// KMAJOR-NOT: kgpu.async_copy
-// KMAJOR: tt.dot
+// KMAJOR: %[[M0:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<64x64xi1, #blocked>
+// KMAJOR-NEXT: kgpu.async_copy %{{.*}}, %[[M0]] slot %{{.*}} {offset = 0 : i64, rowStride = 72 : i64, slotBytes = 9216 : i64}
+// KMAJOR: scf.for
+// KMAJOR: %[[MI:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<64x64xi1, #blocked>
+// KMAJOR-NEXT: kgpu.async_copy %{{.*}}, %[[MI]] slot %{{.*}} {offset = 0 : i64
+// KMAJOR: kgpu.local_dot
+// KMAJOR-NOT: tt.dot
 tt.func public @mask_along_m(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %lim: i32, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %zf = arith.constant dense<0.0> : tensor<64x64xf16>

@@ -54,19 +54,22 @@ tt.func public @desc_matmul(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !
 
 // The same with the row count M a kernel argument (divisible by 16 only):
 // A's row mask is constant over runs of 16 rows, not over the 64-row
-// block, so the loop is not pipelined (kgpu-pipeline-dot-loops refuses
-// masks that vary along M or N); the loads still move 16 bytes per thread
-// (two ld.global.v4 each for A and B per iteration).
+// block. The loop is pipelined all the same (masks along M or N are
+// copied masked, zero-filled where off): 16-byte cp.async, two each for A
+// and B per iteration and stage, masked (the src-size operand): 8 for the
+// two stages of the prologue, 4 in the loop.
 // CHECK-LABEL: tt.func public @desc_matmul_runtime_m
-// CHECK-NOT:     kgpu.async_copy
+// CHECK:         kgpu.async_copy {{.*}} : tensor<64x32x!tt.ptr<f16>, #{{.*}}>, tensor<64x32xi1
+// CHECK:         kgpu.async_copy {{.*}} : tensor<32x64x!tt.ptr<f16>, #{{.*}}>, tensor<32x64xi1
 // CHECK:         scf.for
-// CHECK:           tt.load {{.*}} : tensor<64x32x!tt.ptr<f16>
-// CHECK:           tt.load {{.*}} : tensor<32x64x!tt.ptr<f16>
-// CHECK:           tt.dot
+// CHECK:           kgpu.local_dot
+// CHECK-NOT:       tt.dot
 // LLVM-LABEL: llvm.func @desc_matmul_runtime_m(
-// LLVM-NOT:     nvvm.cp.async
-// LLVM-COUNT-4: ld.global.v4.b32
 // LLVM-NOT:     ld.global
+// LLVM-COUNT-8: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, %{{.*}} :
+// LLVM-NOT:     nvvm.cp.async.shared.global
+// LLVM:         scf.for
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg, %{{.*}} :
 // LLVM:         nvvm.mma.sync
 // LLVM:         llvm.return
 tt.func public @desc_matmul_runtime_m(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt.divisibility = 16 : i32}) {
