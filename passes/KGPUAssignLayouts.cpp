@@ -400,7 +400,47 @@ struct KGPUAssignLayouts
             loadInMmaGroup |= dot.getA() == load.getResult() ||
                               dot.getB() == load.getResult();
       });
-      if (loadInMmaGroup && isolationRound > 0 && !indicesRematerialized) {
+      // Likewise a dot operand's load that shares a blocked group with a
+      // global access of another shape (the epilogue's store, the other
+      // operand's load: index tensors such as the row offsets and masks
+      // of an M/N-masked matmul reach all of them) takes the layout of
+      // the group's largest tensor, whose vector width and thread
+      // arrangement fit that tensor, not the operand's tile (a 128x64 f16
+      // tile read 8 bytes at a time by threads laid out for 128 columns).
+      auto leaderOf = [&](Value v) {
+        return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
+                                                  : Value();
+      };
+      DenseMap<Value, SmallVector<RankedTensorType>> accessTypes;
+      fn.walk([&](Operation *op) {
+        Value v;
+        if (auto load = dyn_cast<tt::LoadOp>(op))
+          v = load.getResult();
+        else if (auto store = dyn_cast<tt::StoreOp>(op))
+          v = store.getValue();
+        if (!v)
+          return;
+        if (Value leader = leaderOf(v))
+          accessTypes[leader].push_back(cast<RankedTensorType>(v.getType()));
+      });
+      bool operandLoadShared = false;
+      fn.walk([&](tt::LoadOp load) {
+        Value leader = leaderOf(load.getResult());
+        if (!leader || mmaOf.count(leader))
+          return;
+        bool operand = llvm::any_of(load->getUsers(), [&](Operation *user) {
+          if (isa<tt::TransOp>(user) && user->hasOneUse())
+            user = *user->getUsers().begin();
+          return isa<tt::DotOp>(user);
+        });
+        auto type = load.getType();
+        operandLoadShared |=
+            operand && llvm::any_of(accessTypes[leader], [&](auto other) {
+              return other.getShape() != cast<RankedTensorType>(type).getShape();
+            });
+      });
+      if ((loadInMmaGroup || operandLoadShared) && isolationRound > 0 &&
+          !indicesRematerialized) {
         indicesRematerialized = true;
         giveEachUseACopy(fn, isIndexComputation);
         changed = true;

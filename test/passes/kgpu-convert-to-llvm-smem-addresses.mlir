@@ -18,12 +18,12 @@
 // CHECK-NEXT:    %[[AST1:.*]] = llvm.getelementptr %[[AST]][1280] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
 // CHECK:         llvm.store %{{.*}}, %[[AST]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK:         llvm.store %{{.*}}, %[[AST1]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-// B staging: four 8-byte stores, 8 rows (576 f16) apart.
+// B staging: two 16-byte stores, 16 rows (1152 f16) apart.
 // CHECK:         %[[BBYTES:.*]] = llvm.getelementptr %[[SMEM]][5120] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    %[[BST:.*]] = llvm.getelementptr %[[BBYTES]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-// CHECK-NEXT:    llvm.getelementptr %[[BST]][576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
-// CHECK-NEXT:    llvm.getelementptr %[[BST]][1152] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
-// CHECK-NEXT:    llvm.getelementptr %[[BST]][1728] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
+// CHECK-NEXT:    %[[BST1:.*]] = llvm.getelementptr %[[BST]][1152] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f16
+// CHECK:         llvm.store %{{.*}}, %[[BST]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:         llvm.store %{{.*}}, %[[BST1]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // Fragments (the CTA tile is 32 x 16: two repetitions along M, four
 // along N): A at its base, + 32 rows x 40 (second M repetition), + 16
 // (second K step); B at its base, + 32 columns (N repetitions 2 and 3),

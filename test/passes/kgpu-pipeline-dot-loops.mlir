@@ -46,23 +46,22 @@
 // CHECK-NOT: tt.dot
 // CHECK: tt.return
 //
-// Per stage and thread (128 threads): A's 64x32 in 2 cp.async of 16 bytes
-// (.cg, its mask's src-size operand zero-fills rows past K), B's 32x64 in 4
-// of 8 bytes (.ca; B shares its column indices with the epilogue's f32
-// store, whose layout gives 4 consecutive elements per thread).
+// Per stage and thread (128 threads): A's 64x32 and B's 32x64 in 2
+// cp.async of 16 bytes each (.cg; A's mask's src-size operand zero-fills
+// rows past K). B shares its column indices with the epilogue's f32 store:
+// kgpu-assign-layouts gives each use a copy of them, so that B is not
+// loaded in the store's layout (4 consecutive elements per thread, 8-byte
+// copies).
 // LLVM: kgpu.shared = 29184 : i32
 // LLVM-LABEL: llvm.func @pipelined
-// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// LLVM: nvvm.cp.async.commit.group
-// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
-// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca
-// LLVM: nvvm.cp.async.commit.group
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg, {{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// LLVM-NEXT: nvvm.cp.async.commit.group
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// LLVM-NEXT: nvvm.cp.async.commit.group
 // LLVM: nvvm.cp.async.wait.group 1
 // LLVM: nvvm.barrier0
-// LLVM-COUNT-2: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
-// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 8, cache = ca
-// LLVM: nvvm.cp.async.commit.group
+// LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+// LLVM-NEXT: nvvm.cp.async.commit.group
 // LLVM: nvvm.ldmatrix
 // LLVM: nvvm.mma.sync
 // LLVM: nvvm.cp.async.wait.group 0
@@ -252,68 +251,6 @@ tt.func public @trans_b(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.p
     %va = tt.load %pa1 : tensor<64x32x!tt.ptr<f16>>
     %vbt = tt.load %pb1 : tensor<64x32x!tt.ptr<f16>>
     %vb = tt.trans %vbt {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
-    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
-    scf.yield %d : tensor<64x64xf32>
-  }
-  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
-  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
-  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
-  tt.store %pc2, %r : tensor<64x64x!tt.ptr<f32>>
-  tt.return
-}
-
-// -----
-
-// The K offsets, computed in the loop, index A's columns and B's rows: one
-// of the two uses takes a layout conversion (shared memory at offset 0,
-// in the prologue's copies of the slice and in the loop), as in the
-// convolution template. The slots take a region of their own above the
-// 16384 bytes the other ops reuse (the epilogue's 64x64 f32 conversion):
-// 16384 + 15360 + 3 x 4608 = 45568.
-// KMAJOR-LABEL: tt.func public @converted_index
-// KMAJOR: kgpu.convert_layout
-// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64}
-// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 15360 : i64, rowStride = 72 : i64, slotBytes = 4608 : i64}
-// KMAJOR: scf.for
-// KMAJOR: kgpu.convert_layout
-// KMAJOR: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64
-// KMAJOR: kgpu.local_dot {{.*}}kgpu.own_shared_memory
-// KMAJOR-LLVM: kgpu.shared = 45568 : i32
-// KMAJOR-LLVM-LABEL: llvm.func @converted_index
-// KMAJOR-LLVM: llvm.getelementptr %{{.*}}[16384]
-// KMAJOR-LLVM: nvvm.cp.async.shared.global
-// KMAJOR-LLVM: llvm.return
-tt.func public @converted_index(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
-  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c32 = arith.constant 32 : i32
-  %lda = arith.constant dense<4096> : tensor<64x1xi32>
-  %ldb = arith.constant dense<64> : tensor<32x1xi32>
-  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
-  %rm1 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
-  %rma = arith.muli %rm1, %lda : tensor<64x1xi32>
-  %rmb = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x32xi32>
-  %rn2 = tt.expand_dims %rm {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
-  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
-  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
-    %kk = arith.muli %k, %c32 : i32
-    %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
-    %kks = tt.splat %kk : i32 -> tensor<32xi32>
-    %ks = arith.addi %rk, %kks : tensor<32xi32>
-    %ka = tt.expand_dims %ks {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %kab = tt.broadcast %ka : tensor<1x32xi32> -> tensor<64x32xi32>
-    %offa = arith.addi %rmb, %kab : tensor<64x32xi32>
-    %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
-    %pa1 = tt.addptr %pa, %offa : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
-    %kb = tt.expand_dims %ks {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-    %kbm = arith.muli %kb, %ldb : tensor<32x1xi32>
-    %kbb = tt.broadcast %kbm : tensor<32x1xi32> -> tensor<32x64xi32>
-    %offb = arith.addi %kbb, %rnb : tensor<32x64xi32>
-    %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
-    %pb1 = tt.addptr %pb, %offb : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
-    %va = tt.load %pa1 : tensor<64x32x!tt.ptr<f16>>
-    %vb = tt.load %pb1 : tensor<32x64x!tt.ptr<f16>>
     %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
