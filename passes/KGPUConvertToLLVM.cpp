@@ -2680,6 +2680,35 @@ struct DotLowering : KPattern<tt::DotOp> {
     }
   }
 
+  /// Where A is for the tensor-core lowerings (recordedASource): the
+  /// thread's registers (Registers: `aRegs` gets them), or its byte offset
+  /// in shared memory: `base` (Staged: stored with B by the caller) or its
+  /// own region (Hoisted), where `stage` stores it once before the loop,
+  /// between a barrier (an earlier staging of the same A, before another
+  /// loop, may still be read) and a barrier.
+  FailureOr<int64_t> placeA(tt::DotOp op, OpAdaptor adaptor,
+                            ConversionPatternRewriter &rewriter, int64_t base,
+                            SmallVectorImpl<Value> &aRegs,
+                            function_ref<void(int64_t)> stage) const {
+    ASource source = recordedASource(op);
+    if (source == ASource::Registers)
+      aRegs = unpack(rewriter, op.getLoc(), adaptor.getA());
+    if (source != ASource::Hoisted)
+      return base;
+    auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
+    if (!offset) {
+      op.emitError() << "internal error: no shared memory for the "
+                        "loop-invariant A operand";
+      return failure();
+    }
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(op->getParentOp());
+    l.target->barrier(rewriter, op.getLoc());
+    stage(offset.getInt());
+    l.target->barrier(rewriter, op.getLoc());
+    return offset.getInt();
+  }
+
   /// tt.dot on tensor cores with mma.sync.m16n8k16 (PTX ISA 9.7.14.5.8)
   /// for f16/bf16 operands and an f32 accumulator, result layout
   /// #kgpu.mma<{version = 2}>. A (MxK) and B (KxN) are staged row-major in
@@ -2695,25 +2724,15 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto aT = op.getA().getType(), bT = op.getB().getType();
     Type mem = getTypeConverter()->convertType(aT.getElementType());
     ASource source = recordedASource(op);
-    int64_t baseA = base;
     SmallVector<Value> aRegs;
-    if (source == ASource::Registers) {
-      aRegs = unpack(rewriter, loc, adaptor.getA());
-    } else if (source == ASource::Hoisted) {
-      // Before the loop: a barrier (an earlier staging of the same A,
-      // before another loop, may still be read), A, a barrier.
-      auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
-      if (!offset)
-        return op.emitError() << "internal error: no shared memory for "
-                                 "the loop-invariant A operand";
-      baseA = offset.getInt();
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(op->getParentOp());
-      l.target->barrier(rewriter, loc);
-      storeRows(rewriter, loc, adaptor.getA(), aT, baseA,
-                kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
-      l.target->barrier(rewriter, loc);
-    }
+    FailureOr<int64_t> placed =
+        placeA(op, adaptor, rewriter, base, aRegs, [&](int64_t at) {
+          storeRows(rewriter, loc, adaptor.getA(), aT, at,
+                    kgpu::getPaddedRowStride(aT.getDimSize(1)), mem);
+        });
+    if (failed(placed))
+      return failure();
+    int64_t baseA = *placed;
     // A staged with B only where it is neither in registers nor hoisted.
     int64_t baseB = stageOperands(op, adaptor, rewriter, base,
                                   /*withA=*/source == ASource::Staged);
@@ -2756,23 +2775,16 @@ struct DotLowering : KPattern<tt::DotOp> {
           rewriter, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     };
-    int64_t baseA = base;
     SmallVector<Value> aRegs;
-    if (source == ASource::Registers) {
-      aRegs = unpack(rewriter, loc, adaptor.getA());
-    } else if (source == ASource::Hoisted) {
-      auto offset = op->getAttrOfType<IntegerAttr>(kSmemAOffsetAttr);
-      if (!offset)
-        return op.emitError() << "internal error: no shared memory for "
-                                 "the loop-invariant A operand";
-      baseA = offset.getInt();
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(op->getParentOp());
-      l.target->barrier(rewriter, loc);
-      storeSwizzled(rewriter, loc, adaptor.getA(), aT, baseA, /*kMajor=*/true);
-      fenceProxy();
-      l.target->barrier(rewriter, loc);
-    }
+    FailureOr<int64_t> placed =
+        placeA(op, adaptor, rewriter, base, aRegs, [&](int64_t at) {
+          storeSwizzled(rewriter, loc, adaptor.getA(), aT, at,
+                        /*kMajor=*/true);
+          fenceProxy();
+        });
+    if (failed(placed))
+      return failure();
+    int64_t baseA = *placed;
     int64_t baseB =
         source == ASource::Staged ? base + hoistedABytes(op, true) : base;
     if (l.smemShared || inLoop(op))
@@ -3987,16 +3999,18 @@ struct KGPUConvertToLLVM
     // Pipelined slots in a region of their own (kOwnSharedMemoryAttr),
     // placed above everything else once that is known.
     SmallVector<Operation *> ownOps;
-    int64_t ownBytes = 0;
     Operation *largestUser = nullptr;
     auto grow = [&](Operation *op, int64_t bytes) {
       if (int64_t(llvm::alignTo(bytes, 16)) > smemBytes)
         largestUser = op;
       smemBytes = std::max<int64_t>(smemBytes, llvm::alignTo(bytes, 16));
     };
+    // Bytes of each op's shared memory from offset 0 (allocate).
+    DenseMap<Operation *, int64_t> allocBytes;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
       grow(op, bytes);
+      allocBytes[op] = bytes;
       ++smemUsers;
     };
     // wgmma dots (DotLowering::usesWgmma) stage swizzled operands, whose
@@ -4043,7 +4057,6 @@ struct KGPUConvertToLLVM
                       localDot.getNumSlots() * localDot.getBSlotBytes();
         if (op->hasAttr(kOwnSharedMemoryAttr)) {
           ownOps.push_back(op);
-          ownBytes = std::max(ownBytes, end);
         } else {
           allocate(op, end);
         }
@@ -4151,23 +4164,73 @@ struct KGPUConvertToLLVM
       dot->setAttr(kSmemAOffsetAttr,
                    IntegerAttr::get(IntegerType::get(ctx, 64),
                                     hoistedOffset.lookup(dot.getA())));
-    if (!ownOps.empty()) {
-      int64_t base = llvm::alignTo(smemBytes, 1024);
+    // Slots of their own (kOwnSharedMemoryAttr) lie above the bytes the
+    // ops that run while their copies may be in flight use: from the
+    // prologue's first copy to the end of the op holding the loop (the
+    // loop, or the scf.if around a wgmma loop), in that op's block. An
+    // epilogue after the loop's last wait reuses the slots' bytes. Where
+    // a loop-invariant A is hoisted somewhere in the module (its bytes
+    // live across its whole loop, which might hold this one), the slots go
+    // above everything instead.
+    DenseSet<Operation *> ownSet(ownOps.begin(), ownOps.end());
+    DenseSet<Operation *> spanTops;
+    int64_t ownEnd = 0;
+    for (Operation *op : ownOps) {
+      auto localDot = dyn_cast<kgpu::LocalDotOp>(op);
+      if (!localDot)
+        continue;
+      // The op holding the loop, in the block of the prologue's copies.
+      Operation *top = localDot->getParentOfType<scf::ForOp>();
+      auto copiesBefore = [&](Operation *at) {
+        for (Operation &o : *at->getBlock()) {
+          if (&o == at)
+            return false;
+          if (ownSet.contains(&o))
+            return true;
+        }
+        return false;
+      };
+      while (top && !copiesBefore(top))
+        top = top->getParentOp();
+      if (!top || !spanTops.insert(top).second)
+        continue;
+      Block::iterator first = top->getBlock()->begin();
+      while (!ownSet.contains(&*first))
+        ++first;
+      int64_t inFlight = 0, slots = 0;
+      SmallVector<Operation *> spanOwn;
+      for (Block::iterator it = first;; ++it) {
+        it->walk([&](Operation *inner) {
+          inFlight = std::max(inFlight, allocBytes.lookup(inner));
+          if (!ownSet.contains(inner))
+            return;
+          spanOwn.push_back(inner);
+          if (auto ld = dyn_cast<kgpu::LocalDotOp>(inner))
+            slots = std::max<int64_t>(
+                slots, ld.getBOffset() + ld.getNumSlots() * ld.getBSlotBytes());
+        });
+        if (&*it == top)
+          break;
+      }
+      int64_t base =
+          llvm::alignTo(hoistedA.empty() ? inFlight : smemBytes, 1024);
       auto shifted = [&](int64_t offset) {
         return IntegerAttr::get(IntegerType::get(ctx, 64), base + offset);
       };
-      for (Operation *op : ownOps) {
-        if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
+      for (Operation *own : spanOwn) {
+        if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(own)) {
           copy.setOffsetAttr(shifted(copy.getOffset()));
           continue;
         }
-        auto localDot = cast<kgpu::LocalDotOp>(op);
-        localDot.setAOffsetAttr(shifted(localDot.getAOffset()));
-        localDot.setBOffsetAttr(shifted(localDot.getBOffset()));
+        auto ld = cast<kgpu::LocalDotOp>(own);
+        ld.setAOffsetAttr(shifted(ld.getAOffset()));
+        ld.setBOffsetAttr(shifted(ld.getBOffset()));
       }
-      if (base + ownBytes > smemBytes)
-        largestUser = ownOps.back();
-      smemBytes = base + ownBytes;
+      ownEnd = std::max(ownEnd, base + slots);
+    }
+    if (ownEnd > smemBytes) {
+      largestUser = ownOps.back();
+      smemBytes = ownEnd;
     }
     l.smemShared = smemUsers > 1;
     // A tensor-core accumulator lives in registers: one that alone needs
@@ -4231,8 +4294,16 @@ struct KGPUConvertToLLVM
              << aT.getDimSize(0) << "x" << aT.getDimSize(1) << " ("
              << pipelined.getASlotBytes() << " bytes) and B "
              << bT.getDimSize(0) << "x" << bT.getDimSize(1) << " ("
-             << pipelined.getBSlotBytes()
-             << " bytes); use fewer stages or smaller blocks";
+             << pipelined.getBSlotBytes() << " bytes)";
+        // (A K loop's slots start with A's: what lies below them is B's
+        // offset less A's slots.)
+        if (pipelined->hasAttr(kOwnSharedMemoryAttr) &&
+            pipelined.getASlotBytes() > 0)
+          diag << ", above the " << pipelined.getBOffset() -
+                                        pipelined.getNumSlots() *
+                                            pipelined.getASlotBytes()
+               << " bytes the loop's other ops use";
+        diag << "; use fewer stages or smaller blocks";
       }
       return signalPassFailure();
     }

@@ -119,7 +119,12 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     accumulator's group once the stores are isolated (index tensors shared
     between its pointers and a mask on the accumulator, as in attention
     kernels), every index computation (integer arithmetic, expand_dims and
-    broadcasts of those) does too, and the grouping runs again.
+    broadcasts of those) does too, and the grouping runs again. The same
+    happens when a dot operand's load shares a blocked group with a global
+    access of another shape (the epilogue's store, the other operand's
+    load, through row offsets and masks): otherwise the operand would be
+    loaded in the layout picked for the group's widest access, not for its
+    own tile.
 
     With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
     whose M, N and K are multiples of 16, 8 and 16, or on f32 operands with

@@ -180,9 +180,10 @@ tt.func public @store_in_loop(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k:
 // -----
 
 // A reduction across warps (axis 0 of the scores) uses shared memory in
-// the loop: the slots take a region of their own, above the 16384 bytes
-// the other ops reuse (the epilogue's 64x64 f32 layout conversion), so
-// kgpu.shared is 16384 + 40960.
+// the loop: the slots take a region of their own, above the 1024 bytes
+// that reduction uses (4 warps x 64 f32), so kgpu.shared is 1024 + 40960
+// (the epilogue's 64x64 f32 conversion, 16384 bytes after the loop, reuses
+// the slots' bytes).
 // CHECK-LABEL: tt.func public @attention_reduce_across_warps
 // CHECK: kgpu.async_copy %{{.*}} slot %{{.*}} {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 0 : i64, swizzle = 1 : i32}
 // CHECK: scf.for
@@ -192,9 +193,9 @@ tt.func public @store_in_loop(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k:
 // CHECK: "tt.reduce"
 // CHECK: "tt.reduce"
 // CHECK: kgpu.local_dot {{.*}}bOffset = 24576 : i64{{.*}}kgpu.own_shared_memory
-// LLVM: kgpu.shared = 57344 : i32
+// LLVM: kgpu.shared = 41984 : i32
 // LLVM-LABEL: llvm.func @attention_reduce_across_warps
-// LLVM: llvm.getelementptr %{{.*}}[16384]
+// LLVM: llvm.getelementptr %{{.*}}[1024]
 // LLVM-NEXT: llvm.getelementptr
 // LLVM-NEXT: nvvm.cp.async.shared.global
 // MMA-LABEL: tt.func public @attention_reduce_across_warps

@@ -6,10 +6,13 @@
 // in the convolution template): the conversion uses shared memory at
 // offset 0, in the prologue's copies of the slice and in the loop, while
 // the copies are in flight. The slots take a region of their own
-// (kgpu.own_shared_memory), placed above the 16384 bytes the other ops
-// reuse (the epilogue's 64x64 f32 conversion): 16384 + 15360 + 3 x 4608
-// = 45568. (The input is kgpu-assign-layouts' output from before it gave
-// each use of such index vectors a copy of its own.)
+// (kgpu.own_shared_memory), placed above what the ops that run while
+// copies are in flight use (from the prologue's first copy to the loop's
+// end: the 32 x i32 conversion, 128 bytes, rounded up to 1024): 1024 +
+// 15360 + 3 x 4608 = 30208. The epilogue's 64x64 f32 conversion (16384
+// bytes), after the loop's last wait, reuses the slots' bytes. (The
+// input is kgpu-assign-layouts' output from before it gave each use of
+// such index vectors a copy of its own.)
 // CHECK-LABEL: tt.func public @converted_index
 // CHECK: kgpu.convert_layout
 // CHECK: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64}
@@ -18,9 +21,9 @@
 // CHECK: kgpu.convert_layout
 // CHECK: kgpu.async_copy {{.*}} {kgpu.own_shared_memory, offset = 0 : i64
 // CHECK: kgpu.local_dot {{.*}}kgpu.own_shared_memory
-// LLVM: kgpu.shared = 45568 : i32
+// LLVM: kgpu.shared = 30208 : i32
 // LLVM-LABEL: llvm.func @converted_index
-// LLVM: llvm.getelementptr %{{.*}}[16384]
+// LLVM: llvm.getelementptr %{{.*}}[1024]
 // LLVM: nvvm.cp.async.shared.global
 // LLVM: llvm.return
 module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i32} {
