@@ -433,10 +433,10 @@ struct KGPUAssignLayouts
             user = *user->getUsers().begin();
           return isa<tt::DotOp>(user);
         });
-        auto type = load.getType();
+        auto shape = cast<RankedTensorType>(load.getType()).getShape();
         operandLoadShared |=
             operand && llvm::any_of(accessTypes[leader], [&](auto other) {
-              return other.getShape() != cast<RankedTensorType>(type).getShape();
+              return other.getShape() != shape;
             });
       });
       if ((loadInMmaGroup || operandLoadShared) && isolationRound > 0 &&
