@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -101,10 +102,76 @@ struct KGPUAssignLayouts
     }
     if (failed(checkTensorShapes(module)))
       return signalPassFailure();
-    for (auto fn : module.getOps<tt::FuncOp>())
+    for (auto fn : module.getOps<tt::FuncOp>()) {
       if (failed(assign(fn)))
         return signalPassFailure();
+      rematerializeConvertedIndices(fn);
+    }
     reconcileCalls(module);
+  }
+
+  /// Whether `v`, a 1-D integer tensor, is computed from ranges, splats,
+  /// splat constants and integer arithmetic alone (at most `depth` ops
+  /// deep), so that a copy of the computation can give it in any layout.
+  static bool isRematerializable(Value v, int depth = 8) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    Operation *def = v.getDefiningOp();
+    if (!type || type.getRank() != 1 || !type.getElementType().isInteger() ||
+        !def || depth == 0)
+      return false;
+    if (isa<tt::MakeRangeOp, tt::SplatOp>(def))
+      return true;
+    if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      return dense && dense.isSplat();
+    }
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ExtSIOp,
+             arith::ExtUIOp, arith::TruncIOp, arith::AndIOp, arith::OrIOp,
+             arith::ShLIOp>(def))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return isRematerializable(operand, depth - 1);
+    });
+  }
+
+  /// `v` (isRematerializable) computed again in `layout`, at `b`.
+  static Value rematerialize(OpBuilder &b, Value v, Attribute layout) {
+    Operation *def = v.getDefiningOp();
+    auto type = cast<RankedTensorType>(v.getType()).cloneWithEncoding(layout);
+    if (auto cst = dyn_cast<arith::ConstantOp>(def))
+      return arith::ConstantOp::create(
+          b, def->getLoc(), type,
+          cast<DenseElementsAttr>(cst.getValue()).reshape(type));
+    // Operands first, so that they dominate the copy.
+    IRMapping map;
+    if (!isa<tt::MakeRangeOp, tt::SplatOp>(def))
+      for (Value operand : def->getOperands())
+        map.map(operand, rematerialize(b, operand, layout));
+    Operation *copy = b.clone(*def, map);
+    copy->getResult(0).setType(type);
+    return copy->getResult(0);
+  }
+
+  /// A kgpu.convert_layout inside a loop of an index vector computed from
+  /// ranges, splats and integer arithmetic (the K offsets two operands'
+  /// pointers share, as the convolution template and block pointers
+  /// have) would move it through shared memory between barriers in every
+  /// iteration: the computation is copied in the wanted layout instead.
+  static void rematerializeConvertedIndices(tt::FuncOp fn) {
+    SmallVector<kgpu::ConvertLayoutOp> converts;
+    fn.walk([&](kgpu::ConvertLayoutOp cvt) {
+      if (cvt->getParentOfType<scf::ForOp>() &&
+          isRematerializable(cvt.getSrc()))
+        converts.push_back(cvt);
+    });
+    for (kgpu::ConvertLayoutOp cvt : converts) {
+      OpBuilder b(cvt);
+      Value copy = rematerialize(
+          b, cvt.getSrc(),
+          cast<RankedTensorType>(cvt.getType()).getEncoding());
+      cvt.getResult().replaceAllUsesWith(copy);
+      cvt.erase();
+    }
   }
 
   /// Each function's layouts are chosen on their own, so a call's tensor

@@ -124,7 +124,11 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
     access of another shape (the epilogue's store, the other operand's
     load, through row offsets and masks): otherwise the operand would be
     loaded in the layout picked for the group's widest access, not for its
-    own tile.
+    own tile. Last, a `kgpu.convert_layout` inside a loop of a 1-D integer
+    vector that ranges, splats, splat constants and integer arithmetic
+    compute (K offsets that two operands' pointers share) is replaced by
+    that computation in the wanted layout: a few integer ops instead of a
+    round trip through shared memory between barriers every iteration.
 
     With `mma-version=2`, the result of a tt.dot on f16 or bf16 operands
     whose M, N and K are multiples of 16, 8 and 16, or on f32 operands with
