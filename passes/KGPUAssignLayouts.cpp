@@ -134,22 +134,32 @@ struct KGPUAssignLayouts
     });
   }
 
-  /// `v` (isRematerializable) computed again in `layout`, at `b`.
-  static Value rematerialize(OpBuilder &b, Value v, Attribute layout) {
+  /// `v` (isRematerializable) computed again in `layout`, at `b`; `done`
+  /// holds the copies made so far, so that a value several operands share
+  /// is copied once.
+  static Value rematerialize(OpBuilder &b, Value v, Attribute layout,
+                             DenseMap<Value, Value> &done) {
+    if (Value copy = done.lookup(v))
+      return copy;
     Operation *def = v.getDefiningOp();
     auto type = cast<RankedTensorType>(v.getType()).cloneWithEncoding(layout);
-    if (auto cst = dyn_cast<arith::ConstantOp>(def))
-      return arith::ConstantOp::create(
+    Value result;
+    if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+      result = arith::ConstantOp::create(
           b, def->getLoc(), type,
           cast<DenseElementsAttr>(cst.getValue()).reshape(type));
-    // Operands first, so that they dominate the copy.
-    IRMapping map;
-    if (!isa<tt::MakeRangeOp, tt::SplatOp>(def))
-      for (Value operand : def->getOperands())
-        map.map(operand, rematerialize(b, operand, layout));
-    Operation *copy = b.clone(*def, map);
-    copy->getResult(0).setType(type);
-    return copy->getResult(0);
+    } else {
+      // Operands first, so that they dominate the copy.
+      IRMapping map;
+      if (!isa<tt::MakeRangeOp, tt::SplatOp>(def))
+        for (Value operand : def->getOperands())
+          map.map(operand, rematerialize(b, operand, layout, done));
+      Operation *copy = b.clone(*def, map);
+      copy->getResult(0).setType(type);
+      result = copy->getResult(0);
+    }
+    done[v] = result;
+    return result;
   }
 
   /// A kgpu.convert_layout inside a loop of an index vector computed from
@@ -166,9 +176,10 @@ struct KGPUAssignLayouts
     });
     for (kgpu::ConvertLayoutOp cvt : converts) {
       OpBuilder b(cvt);
+      DenseMap<Value, Value> done;
       Value copy = rematerialize(
           b, cvt.getSrc(),
-          cast<RankedTensorType>(cvt.getType()).getEncoding());
+          cast<RankedTensorType>(cvt.getType()).getEncoding(), done);
       cvt.getResult().replaceAllUsesWith(copy);
       cvt.erase();
     }
