@@ -102,6 +102,37 @@ struct KGPUAssignLayouts
     }
     if (failed(checkTensorShapes(module)))
       return signalPassFailure();
+    // The pass gives layouts to tensors that have none: IR that has some
+    // already (its own output, kgpu IR written by hand) is refused by name
+    // rather than regrouped in part.
+    WalkResult laidOut = module.walk([&](Operation *op) {
+      auto hasLayout = [](Value v) {
+        auto t = dyn_cast<RankedTensorType>(v.getType());
+        return t && t.getEncoding();
+      };
+      for (Value v : op->getResults())
+        if (hasLayout(v)) {
+          op->emitError() << "kgpu-assign-layouts gives layouts to tensors "
+                             "that have none, but this result already has "
+                          << v.getType()
+                          << ": run it once, on TTIR without layouts";
+          return WalkResult::interrupt();
+        }
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (hasLayout(arg)) {
+              op->emitError()
+                  << "kgpu-assign-layouts gives layouts to tensors that "
+                     "have none, but block argument #"
+                  << arg.getArgNumber() << " already has " << arg.getType()
+                  << ": run it once, on TTIR without layouts";
+              return WalkResult::interrupt();
+            }
+      return WalkResult::advance();
+    });
+    if (laidOut.wasInterrupted())
+      return signalPassFailure();
     for (auto fn : module.getOps<tt::FuncOp>()) {
       if (failed(assign(fn)))
         return signalPassFailure();
