@@ -147,6 +147,31 @@ bool isZeroOrAbsent(Value other) {
   return false;
 }
 
+/// kgpu.async_copy of the tile `ptr` points at into `slot` (at byte
+/// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
+/// `live` is set, by whether the iteration exists; `own` puts the copy in
+/// its loop's region of its own (kOwnSharedMemoryAttr).
+void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
+              Value slot, int64_t offset, int64_t slotBytes,
+              int64_t rowStride, int swizzle, bool transpose, bool own) {
+  if (live) {
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    Value liveMask = tt::SplatOp::create(
+        b, loc,
+        RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                              ptrType.getEncoding()),
+        live);
+    mask = mask ? arith::AndIOp::create(b, loc, mask, liveMask).getResult()
+                : liveMask;
+  }
+  auto copy = kgpu::AsyncCopyOp::create(
+      b, loc, ptr, mask, slot, b.getI64IntegerAttr(offset),
+      b.getI64IntegerAttr(slotBytes), b.getI64IntegerAttr(rowStride),
+      b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr());
+  if (own)
+    copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+}
+
 struct KGPUPipelineDotLoops
     : kiln::impl::KGPUPipelineDotLoopsBase<KGPUPipelineDotLoops> {
   using KGPUPipelineDotLoopsBase::KGPUPipelineDotLoopsBase;
@@ -412,24 +437,14 @@ struct KGPUPipelineDotLoops
     for (int i = 0; i < 2; ++i) {
       tt::LoadOp load = plan.loads[i];
       auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-      auto maskType = RankedTensorType::get(
-          ptrType.getShape(), b.getI1Type(), ptrType.getEncoding());
-      Value mask = tt::SplatOp::create(b, loc, maskType, live);
-      // Pointers and masks may also be defined before the loop.
-      if (load.getMask())
-        mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(load.getMask()),
-                                     mask);
       bool transpose = i == 1 && plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
-      auto copy = kgpu::AsyncCopyOp::create(
-          b, loc, map.lookupOrDefault(load.getPtr()), mask, slot,
-          b.getI64IntegerAttr(offsets[i]), b.getI64IntegerAttr(slotBytes[i]),
-          b.getI64IntegerAttr(swizzle[i] ? cols
-                                         : getPaddedRowStride(cols, elemBits)),
-          b.getI32IntegerAttr(swizzle[i]),
-          transpose ? b.getUnitAttr() : UnitAttr());
-      if (plan.ownRegion)
-        copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+      // Pointers and masks may also be defined before the loop.
+      copyTile(b, loc, map.lookupOrDefault(load.getPtr()),
+               load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
+               live, slot, offsets[i], slotBytes[i],
+               swizzle[i] ? cols : getPaddedRowStride(cols, elemBits),
+               swizzle[i], transpose, plan.ownRegion);
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -610,19 +625,10 @@ struct KGPUPipelineDotLoops
       b.clone(*op, map);
     for (SlotDot &sd : plan.dots) {
       auto ptrType = cast<RankedTensorType>(sd.bLoad.getPtr().getType());
-      Value mask = tt::SplatOp::create(
-          b, loc,
-          RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
-                                ptrType.getEncoding()),
-          live);
-      int64_t cols = ptrType.getDimSize(sd.bTranspose ? 0 : 1);
-      auto copy = kgpu::AsyncCopyOp::create(
-          b, loc, map.lookupOrDefault(sd.bLoad.getPtr()), mask, slot,
-          b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
-          b.getI64IntegerAttr(cols), b.getI32IntegerAttr(sd.bKMajor ? 1 : 2),
-          sd.bTranspose ? b.getUnitAttr() : UnitAttr());
-      if (plan.ownRegion)
-        copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+      copyTile(b, loc, map.lookupOrDefault(sd.bLoad.getPtr()), Value(), live,
+               slot, sd.bOffset, sd.bSlotBytes,
+               ptrType.getDimSize(sd.bTranspose ? 0 : 1), sd.bKMajor ? 1 : 2,
+               sd.bTranspose, plan.ownRegion);
       kgpu::AsyncCommitGroupOp::create(b, loc);
     }
   }
@@ -660,15 +666,10 @@ struct KGPUPipelineDotLoops
     kgpu::AsyncWaitOp::create(b, loc, 0);
     DenseSet<Operation *> copiedA;
     for (SlotDot &sd : plan.dots)
-      if (sd.aLoad && copiedA.insert(sd.aLoad).second) {
-        auto copy = kgpu::AsyncCopyOp::create(
-            b, loc, sd.aLoad.getPtr(), Value(), c32(b, 0),
-            b.getI64IntegerAttr(sd.aOffset), b.getI64IntegerAttr(0),
-            b.getI64IntegerAttr(sd.dot.getA().getType().getDimSize(1)),
-            b.getI32IntegerAttr(1), UnitAttr());
-        if (plan.ownRegion)
-          copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
-      }
+      if (sd.aLoad && copiedA.insert(sd.aLoad).second)
+        copyTile(b, loc, sd.aLoad.getPtr(), Value(), Value(), c32(b, 0),
+                 sd.aOffset, 0, sd.dot.getA().getType().getDimSize(1), 1,
+                 /*transpose=*/false, plan.ownRegion);
     if (!copiedA.empty())
       kgpu::AsyncCommitGroupOp::create(b, loc);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
