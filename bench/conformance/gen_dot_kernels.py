@@ -378,7 +378,7 @@ def configs():
            m_sub=40, n_sub=24, what="M 984, N 1000 from the last tiles"),
         mm("dot_f16_mnmask_128x128x64_w4_s3", "f16", "f32", T("128x128x64"), 4, 3,
            m_sub=24, n_sub=40, k_sub=24, mask_mn=True,
-           what="M/N-masked loads (not pipelined)"),
+           what="M/N-masked loads (masked cp.async)"),
         mm("dot_f16_mnmask_128x256x64_w8_s3", "f16", "f16", T("128x256x64"), 8, 3,
            m_sub=24, n_sub=24, mask_mn=True, what="M/N-masked loads, big tile"),
         mm("dot_f16_bt_128x128x64_w8_s3", "f16", "f32", T("128x128x64"), 8, 3,
