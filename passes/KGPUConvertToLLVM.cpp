@@ -1813,6 +1813,70 @@ Value swizzledByteOffset(const IndexMath &im, Value r, Value c, int64_t rows,
                 swizzled(r, c));
 }
 
+/// swizzledByteOffset of the elements `elems` (positions in the thread's
+/// register order) of a `layout` tile of `shape`, whose dimension `rowDim`
+/// runs along the arrangement's rows (`rows` x `cols`, `bytes`-byte
+/// elements, `kMajor` as there). Where the layout's tile divides the shape,
+/// element e sits at (R + r_e, C + c_e): the thread's base plus constants
+/// (KGPULayouts.h). The swizzle reads only r % 8 and c % (128 / bytes), so
+/// with a = r_e % 8 and b = c_e % (128 / bytes),
+///   offset(R + r_e, C + c_e) = offset(R + a, C + b)
+///                              + (r_e - a) / 8 * (1024 or 1024 * cols / (128 / bytes))
+///                              + (c_e - b) / (128 / bytes) * (rows * 128 or 1024),
+/// one offset computed per (a, b) class, then an add of a constant per
+/// element, instead of the swizzle computed per element. That is fewer
+/// instructions, and the addresses reach LLVM as a base plus constants:
+/// LLVM's straight-line strength reduction otherwise spends time
+/// quadratic in the number of such offsets relating them (flex attention:
+/// 28 of its 100 ms of codegen, build machine).
+SmallVector<Value> swizzledElementOffsets(const IndexMath &im,
+                                          const Lowering &l, Attribute layout,
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<unsigned> elems,
+                                          unsigned rowDim, int64_t rows,
+                                          int64_t cols, unsigned bytes,
+                                          bool kMajor) {
+  unsigned colDim = 1 - rowDim;
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  bool wraps = false;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    wraps |= tile[d] > shape[d] || shape[d] % tile[d] != 0;
+  SmallVector<Value> out;
+  if (wraps) {
+    auto idx = emitIndices(im.b, im.loc, l, layout, shape);
+    for (unsigned e : elems)
+      out.push_back(swizzledByteOffset(im, idx[e][rowDim], idx[e][colDim],
+                                       rows, cols, bytes, kMajor));
+    return out;
+  }
+  auto [lane, warp] = laneAndWarp(im.b, im.loc, l);
+  SmallVector<Value> base;
+  for (auto &dimTerms : kgpu::getThreadBaseTerms(layout)) {
+    Value sum = im.c(0);
+    for (const kgpu::BaseTerm &t : dimTerms)
+      sum = im.add(sum, baseTermValue(im.b, im.loc, lane, warp, t));
+    base.push_back(sum);
+  }
+  int64_t rowElems = 128 / bytes;
+  int64_t rowGroupBytes = kMajor ? 1024 : 1024 * (cols / rowElems);
+  int64_t colBlockBytes = kMajor ? rows * 128 : 1024;
+  auto offsets = kgpu::getElemOffsets(layout, shape);
+  DenseMap<std::pair<int64_t, int64_t>, Value> classOffset;
+  for (unsigned e : elems) {
+    int64_t r = offsets[e][rowDim], c = offsets[e][colDim];
+    int64_t a = r % 8, b = c % rowElems;
+    Value &cls = classOffset[{a, b}];
+    if (!cls)
+      cls = swizzledByteOffset(im, a ? im.add(base[rowDim], a) : base[rowDim],
+                               b ? im.add(base[colDim], b) : base[colDim],
+                               rows, cols, bytes, kMajor);
+    int64_t constant =
+        (r - a) / 8 * rowGroupBytes + (c - b) / rowElems * colBlockBytes;
+    out.push_back(constant ? im.add(cls, constant) : cls);
+  }
+  return out;
+}
+
 /// The .b32 register holding the 16-bit A elements `i` and `i` + 1 of N
 /// tile `n` in row block `rm` of an accumulator-layout A (`aRegs`: the
 /// thread's elements in the layout's register order, 4 per 16x8 tile, K /
@@ -2846,8 +2910,6 @@ struct DotLowering : KPattern<tt::DotOp> {
                      Value converted, RankedTensorType type, int64_t byteBase,
                      bool kMajor) const {
     SmallVector<Value> vals = unpack(rewriter, loc, converted);
-    auto idx =
-        emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
     Type mem = vals.front().getType();
     unsigned bytes = bitWidth(mem) / 8;
     SmallVector<unsigned> starts;
@@ -2861,10 +2923,10 @@ struct DotLowering : KPattern<tt::DotOp> {
     }
     IndexMath im{rewriter, loc};
     Type vecTy = VectorType::get({int64_t(vec)}, mem);
-    for (unsigned e : starts) {
-      Value offset = swizzledByteOffset(im, idx[e][0], idx[e][1],
-                                        type.getDimSize(0), type.getDimSize(1),
-                                        bytes, kMajor);
+    SmallVector<Value> offsets = swizzledElementOffsets(
+        im, l, type.getEncoding(), type.getShape(), starts, /*rowDim=*/0,
+        type.getDimSize(0), type.getDimSize(1), bytes, kMajor);
+    for (auto [e, offset] : llvm::zip_equal(starts, offsets)) {
       Value addr = smemAddress(rewriter, loc, l, byteBase,
                                rewriter.getI8Type(), offset);
       Value v = vals[e];
@@ -3104,7 +3166,9 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpack(rewriter, loc, adaptor.getMask());
-    auto idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
+    SmallVector<SmallVector<Value>> idx;
+    if (op.getSwizzle() == 0)
+      idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
     int64_t slotElems = op.getSlotBytes() / bytes;
     Value slotBase = LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
                                          i32Const(rewriter, loc, slotElems));
@@ -3114,19 +3178,25 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     // Shared-memory rows and columns (swapped for a transposed tile).
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
-    for (unsigned e : starts) {
-      Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
+    // Swizzle 1: K-major (rows = M or N); 2: MN-major B (rows = K).
+    SmallVector<Value> swizzled;
+    Value slotOffset;
+    if (op.getSwizzle() != 0) {
+      swizzled = swizzledElementOffsets(
+          im, l, type.getEncoding(), type.getShape(), starts,
+          /*rowDim=*/transpose ? 1 : 0, rows, cols, bytes,
+          op.getSwizzle() == 1);
+      slotOffset = im.mul(adaptor.getSlot(), op.getSlotBytes());
+    }
+    for (auto [i, e] : llvm::enumerate(starts)) {
       Value dst;
       if (op.getSwizzle() == 0) {
+        Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
         Value lin = im.add(im.add(im.mul(r, op.getRowStride()), c), slotBase);
         dst = smemAddress(rewriter, loc, l, op.getOffset(), elem, lin);
       } else {
-        // Swizzle 1: K-major (rows = M or N); 2: MN-major B (rows = K).
-        Value byteOff = swizzledByteOffset(im, r, c, rows, cols, bytes,
-                                           op.getSwizzle() == 1);
-        byteOff = im.add(byteOff, im.mul(adaptor.getSlot(), op.getSlotBytes()));
         dst = smemAddress(rewriter, loc, l, op.getOffset(),
-                          rewriter.getI8Type(), byteOff);
+                          rewriter.getI8Type(), im.add(swizzled[i], slotOffset));
       }
       Value srcSize;
       if (!masks.empty())

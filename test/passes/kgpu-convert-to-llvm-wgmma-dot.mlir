@@ -14,6 +14,15 @@
 // CHECK: llvm.mlir.global external @kgpu_shared_memory() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: llvm.func @attention
 // CHECK: nvvm.barrier0
+// The swizzle (one xor) is computed for the thread's first row only; its
+// other rows are 16 further (two 8-row atoms, 2048 bytes): the same
+// swizzle plus a constant.
+// CHECK: llvm.xor
+// CHECK-NOT: llvm.xor
+// CHECK: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+// CHECK-NEXT: llvm.add %[[OFF:.*]], %[[C2048]] : i32
+// CHECK-NEXT: %[[C4096:.*]] = llvm.mlir.constant(4096 : i32) : i32
+// CHECK-NEXT: llvm.add %[[OFF]], %[[C4096]] : i32
 // CHECK: llvm.getelementptr %{{.*}}[8192]
 // CHECK-COUNT-4: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
