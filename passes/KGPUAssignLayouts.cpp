@@ -156,10 +156,20 @@ struct KGPUAssignLayouts
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
       return dense && dense.isSplat();
     }
-    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::ExtSIOp,
-             arith::ExtUIOp, arith::TruncIOp, arith::AndIOp, arith::OrIOp,
-             arith::ShLIOp>(def))
+    // A remainder or quotient by a power of two is a mask or a shift (and
+    // the Inductor templates wrap their row indices with `% M`); any
+    // other divisor costs more per element than the conversion saves.
+    if (isa<arith::RemSIOp, arith::RemUIOp, arith::DivSIOp, arith::DivUIOp>(
+            def)) {
+      APInt divisor;
+      if (!matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+          !divisor.isPowerOf2())
+        return false;
+    } else if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp,
+                    arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                    arith::AndIOp, arith::OrIOp, arith::ShLIOp>(def)) {
       return false;
+    }
     return llvm::all_of(def->getOperands(), [&](Value operand) {
       return isRematerializable(operand, depth - 1);
     });
@@ -193,16 +203,20 @@ struct KGPUAssignLayouts
     return result;
   }
 
-  /// A kgpu.convert_layout inside a loop of an index vector computed from
-  /// ranges, splats and integer arithmetic (the K offsets two operands'
-  /// pointers share, as the convolution template and block pointers
-  /// have) would move it through shared memory between barriers in every
-  /// iteration: the computation is copied in the wanted layout instead.
+  /// A kgpu.convert_layout of an index vector computed from ranges,
+  /// splats and integer arithmetic would move it through shared memory
+  /// between barriers (in every iteration, inside a loop: the K offsets
+  /// two operands' pointers share, as the convolution template and block
+  /// pointers have): the computation is copied in the wanted layout
+  /// instead. After the K loop, the Inductor templates' epilogues convert
+  /// their row and column vectors to the accumulator's layout; copied,
+  /// each element's index is the thread's base plus a constant, which
+  /// kgpu-hoist-index-constants makes explicit (triton_mm.5N6M6GSD: 232
+  /// -> 202 registers, no shared memory or barrier in the epilogue).
   static void rematerializeConvertedIndices(tt::FuncOp fn) {
     SmallVector<kgpu::ConvertLayoutOp> converts;
     fn.walk([&](kgpu::ConvertLayoutOp cvt) {
-      if (cvt->getParentOfType<scf::ForOp>() &&
-          isRematerializable(cvt.getSrc()))
+      if (isRematerializable(cvt.getSrc()))
         converts.push_back(cvt);
     });
     for (kgpu::ConvertLayoutOp cvt : converts) {

@@ -291,6 +291,40 @@ def KGPUSplitStructBlockArgs
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def KGPUHoistIndexConstants
+    : Pass<"kgpu-hoist-index-constants", "::mlir::ModuleOp"> {
+  let summary = "move integer constants to the outermost add of LLVM-dialect index math";
+  let description = [{
+    The SIMT lowering computes every element a thread holds separately: an
+    element's index is its own chain of `llvm.add` / `llvm.mul` /
+    `llvm.shl` over the thread's base index (from the thread id) and that
+    element's constant offsets, e.g. `((b + 8) * 2048) + (c + 16)` for one
+    element and `((b + 16) * 2048) + c` for the next. This pass rewrites,
+    to a fixed point,
+
+      (x + c1) + c2 -> x + (c1 + c2)       (x + c) + y -> (x + y) + c
+      (x + c) - y   -> (x - y) + c         x - (y + c) -> (x - y) + (-c)
+      (x + c1) * c2 -> x * c2 + c1 * c2    (x + c1) << c2 -> (x << c2) + (c1 << c2)
+
+    for integer scalars (c, c1, c2 `llvm.mlir.constant`s; c2 of a shift
+    below the bit width), so that each index becomes one expression shared
+    by all elements plus a constant: `(b * 2048 + c) + 16400`. The CSE
+    after it leaves one copy of the shared part. All of these are
+    identities of wrap-around integer arithmetic; the new ops carry no
+    overflow flags. Division, remainder and bitwise ops are left alone.
+
+    Why: given the per-element chains, LLVM's straight-line strength
+    reduction (NVPTX codegen) relates every pair of indices with the same
+    stride, and in LLVM 22 checks each candidate rewrite for poison along
+    the whole chain, which was 30-60% of codegen for the Inductor matmul
+    templates of the corpus (build machine, `llc -time-passes`:
+    triton_mm.5N6M6GSD 51 of 85 ms); base-plus-constant addresses also fold
+    into `[%r + imm]` operands.
+    Run after kgpu-convert-to-llvm (and scf-to-cf), before the CSE.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
   let summary = "software-pipeline K loops of tensor-core dots (cp.async, multi-buffered shared memory)";
   let description = [{

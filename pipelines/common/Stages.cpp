@@ -76,6 +76,9 @@ void addLLVMLowering(OpPassManager &pm, llvm::StringRef target,
   GreedyRewriteConfig oneSweep;
   oneSweep.setMaxIterations(1);
   pm.addPass(createKGPUSplitStructBlockArgs());
+  // Each element's index as one shared value plus a constant (merged by
+  // the CSE below).
+  pm.addPass(createKGPUHoistIndexConstants());
   pm.addPass(createCanonicalizerPass(oneSweep));
   pm.addPass(createCSEPass());
 }
