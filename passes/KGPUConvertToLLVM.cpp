@@ -188,21 +188,39 @@ Value baseTermValue(OpBuilder &b, Location loc, Value lane, Value warp,
   return LLVM::MulOp::create(b, loc, v, i32Const(b, loc, t.multiplier));
 }
 
-/// Logical indices (i32) of every element the thread holds, per dimension.
-SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
-                                            const Lowering &l,
-                                            Attribute layout,
-                                            ArrayRef<int64_t> shape) {
+/// The thread's base index (i32) along each dimension of `layout`
+/// (KGPULayouts.h: element e sits at base + its constant offsets).
+SmallVector<Value> threadBaseIndices(OpBuilder &b, Location loc,
+                                     const Lowering &l, Attribute layout) {
   auto [lane, warp] = laneAndWarp(b, loc, l);
-  auto terms = kgpu::getThreadBaseTerms(layout);
-  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
   SmallVector<Value> base;
-  for (auto &dimTerms : terms) {
+  for (auto &dimTerms : kgpu::getThreadBaseTerms(layout)) {
     Value sum = i32Const(b, loc, 0);
     for (const kgpu::BaseTerm &t : dimTerms)
       sum = LLVM::AddOp::create(b, loc, sum, baseTermValue(b, loc, lane, warp, t));
     base.push_back(sum);
   }
+  return base;
+}
+
+/// Whether some dimension of a `shape` tensor wraps around `layout`'s tile
+/// (the tile is larger than the dimension or does not divide it): its
+/// indices then need the modulo, and are not the base plus a constant.
+bool layoutWraps(Attribute layout, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (tile[d] > shape[d] || shape[d] % tile[d] != 0)
+      return true;
+  return false;
+}
+
+/// Logical indices (i32) of every element the thread holds, per dimension.
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
+                                            const Lowering &l,
+                                            Attribute layout,
+                                            ArrayRef<int64_t> shape) {
+  SmallVector<Value> base = threadBaseIndices(b, loc, l, layout);
+  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
   SmallVector<SmallVector<Value>> result;
   for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
     SmallVector<Value> idx;
@@ -251,12 +269,8 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
                                     ArrayRef<int64_t> shape,
                                     ArrayRef<int64_t> strides,
                                     int64_t byteOffset, Type mem) {
-  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
-  bool wraps = false;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    wraps |= tile[d] > shape[d] || shape[d] % tile[d] != 0;
   SmallVector<Value> addresses;
-  if (wraps) {
+  if (layoutWraps(layout, shape)) {
     for (auto &idx : emitIndices(b, loc, l, layout, shape)) {
       Value lin = i32Const(b, loc, 0);
       for (unsigned d = 0; d < shape.size(); ++d)
@@ -1837,26 +1851,15 @@ SmallVector<Value> swizzledElementOffsets(const IndexMath &im,
                                           int64_t cols, unsigned bytes,
                                           bool kMajor) {
   unsigned colDim = 1 - rowDim;
-  SmallVector<int64_t> tile = kgpu::getTileShape(layout);
-  bool wraps = false;
-  for (unsigned d = 0; d < shape.size(); ++d)
-    wraps |= tile[d] > shape[d] || shape[d] % tile[d] != 0;
   SmallVector<Value> out;
-  if (wraps) {
+  if (layoutWraps(layout, shape)) {
     auto idx = emitIndices(im.b, im.loc, l, layout, shape);
     for (unsigned e : elems)
       out.push_back(swizzledByteOffset(im, idx[e][rowDim], idx[e][colDim],
                                        rows, cols, bytes, kMajor));
     return out;
   }
-  auto [lane, warp] = laneAndWarp(im.b, im.loc, l);
-  SmallVector<Value> base;
-  for (auto &dimTerms : kgpu::getThreadBaseTerms(layout)) {
-    Value sum = im.c(0);
-    for (const kgpu::BaseTerm &t : dimTerms)
-      sum = im.add(sum, baseTermValue(im.b, im.loc, lane, warp, t));
-    base.push_back(sum);
-  }
+  SmallVector<Value> base = threadBaseIndices(im.b, im.loc, l, layout);
   int64_t rowElems = 128 / bytes;
   int64_t rowGroupBytes = kMajor ? 1024 : 1024 * (cols / rowElems);
   int64_t colBlockBytes = kMajor ? rows * 128 : 1024;
