@@ -232,6 +232,9 @@ Error PtxasProcess::spawn() {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent)
       ::_exit(127);
+    // A process group of its own, so that ~PtxasProcess kills a wrapper
+    // script's children with it (see there).
+    ::setpgid(0, 0);
     if (nullFd >= 0)
       ::dup2(nullFd, 0);
     else
@@ -263,9 +266,14 @@ Error PtxasProcess::spawn() {
 
 PtxasProcess::~PtxasProcess() {
   if (!reaped && pid > 0) {
-    ::kill(pid, SIGKILL);
-    // A ptxas that a wrapper script started as its own child (not through
-    // exec) is not killed with it: if it waits to open the FIFO, a writer
+    // The whole process group: a ptxas that a wrapper script started as
+    // its own child (not through exec) dies with the wrapper. Killing the
+    // wrapper alone left that ptxas waiting to open the FIFO forever when
+    // it reached the open after the release below (ptxas-early.test, on a
+    // loaded machine).
+    if (::kill(-pid, SIGKILL) != 0)
+      ::kill(pid, SIGKILL);
+    // A child that left the group: if it waits to open the FIFO, a writer
     // opening and closing it lets it read an empty input and fail.
     if (early) {
       int fd = ::open(inputPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
