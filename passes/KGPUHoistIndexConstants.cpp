@@ -10,9 +10,8 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_KGPUHOISTINDEXCONSTANTS
@@ -24,138 +23,211 @@ using namespace kiln;
 
 namespace {
 
+/// An integer value as `base + offset`: base null when the value is the
+/// constant `offset` itself.
+struct Split {
+  Value base;
+  APInt offset;
+};
+
 /// The integer constant `v` holds (an llvm.mlir.constant of a scalar
-/// integer type), if any.
+/// integer type), at the width of `v`'s type: an llvm.mlir.constant may
+/// carry an attribute of another width, which LLVM IR translation
+/// zero-extends if it is a bool (`llvm.mlir.constant(true) : i32` is 1)
+/// and otherwise sign-extends or truncates (`-1 : i8` and `3 : i2` are -1).
 std::optional<APInt> constantOf(Value v) {
+  auto type = dyn_cast<IntegerType>(v.getType());
   APInt value;
-  if (isa<IntegerType>(v.getType()) && matchPattern(v, m_ConstantInt(&value)))
-    return value;
-  return std::nullopt;
-}
-
-Value constant(PatternRewriter &rewriter, Location loc, Type type,
-               const APInt &value) {
-  return LLVM::ConstantOp::create(rewriter, loc, type,
-                                  rewriter.getIntegerAttr(type, value));
-}
-
-/// `v` as `x + c` with `c` an integer constant: an llvm.add with one
-/// constant operand.
-std::optional<std::pair<Value, APInt>> splitConstantAdd(Value v) {
-  auto add = v.getDefiningOp<LLVM::AddOp>();
-  if (!add)
+  if (!type || !matchPattern(v, m_ConstantInt(&value)))
     return std::nullopt;
-  if (std::optional<APInt> c = constantOf(add.getRhs()))
-    return std::make_pair(add.getLhs(), *c);
-  if (std::optional<APInt> c = constantOf(add.getLhs()))
-    return std::make_pair(add.getRhs(), *c);
+  return value.getBitWidth() == 1 ? value.zextOrTrunc(type.getWidth())
+                                  : value.sextOrTrunc(type.getWidth());
+}
+
+/// Splits every integer add / sub / mul-by-constant / shl-by-constant of
+/// a function into a shared base plus a constant, once per value: each
+/// value's split is computed from its operands' splits (memoized), so a
+/// chain of n ops takes O(n) new ops however its values are reused.
+class Hoister {
+public:
+  explicit Hoister(OpBuilder &builder) : builder(builder) {}
+
+  /// Rewrites `op` (whose operands have been visited) to `base + offset`
+  /// when that differs from what it is.
+  void visit(Operation *op);
+
+  /// Every op visited or created here, users after the ops they use:
+  /// erased afterwards (in reverse) if unused, as are the constants only
+  /// they used.
+  SmallVector<Operation *> cleanup;
+
+private:
+  Split splitOf(Value v);
+  std::optional<Split> compute(Operation *op);
+  Value constant(Location loc, Type type, const APInt &value) {
+    return LLVM::ConstantOp::create(builder, loc, type,
+                                    builder.getIntegerAttr(type, value));
+  }
+  Value track(Value created) {
+    cleanup.push_back(created.getDefiningOp());
+    return created;
+  }
+
+  OpBuilder &builder;
+  DenseMap<Value, Split> splits;
+};
+
+Split Hoister::splitOf(Value v) {
+  if (std::optional<APInt> c = constantOf(v))
+    return {Value(), *c};
+  auto it = splits.find(v);
+  if (it != splits.end())
+    return it->second;
+  unsigned width = cast<IntegerType>(v.getType()).getWidth();
+  return {v, APInt::getZero(width)};
+}
+
+std::optional<Split> Hoister::compute(Operation *op) {
+  if (op->getNumResults() != 1 || !isa<IntegerType>(op->getResult(0).getType()))
+    return std::nullopt;
+  Value result = op->getResult(0);
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+
+  if (auto add = dyn_cast<LLVM::AddOp>(op)) {
+    Split l = splitOf(add.getLhs()), r = splitOf(add.getRhs());
+    APInt offset = l.offset + r.offset;
+    if (!l.base || !r.base)
+      return Split{l.base ? l.base : r.base, offset};
+    if (l.base == add.getLhs() && r.base == add.getRhs())
+      return Split{result, offset}; // offset is 0
+    return Split{track(LLVM::AddOp::create(builder, loc, l.base, r.base)),
+                 offset};
+  }
+  if (auto sub = dyn_cast<LLVM::SubOp>(op)) {
+    Split l = splitOf(sub.getLhs()), r = splitOf(sub.getRhs());
+    if (!l.base && !r.base)
+      return Split{Value(), l.offset - r.offset};
+    if (!l.base) // c - (y + c2): (c - y) + (-c2)
+      l = {sub.getLhs(), APInt::getZero(l.offset.getBitWidth())};
+    APInt offset = l.offset - r.offset;
+    if (!r.base)
+      return Split{l.base, offset};
+    if (l.base == sub.getLhs() && r.base == sub.getRhs())
+      return Split{result, offset};
+    return Split{track(LLVM::SubOp::create(builder, loc, l.base, r.base)),
+                 offset};
+  }
+  // (x + c1) * c2 -> x * c2 + c1 * c2; (x + c1) << c2 likewise for c2
+  // below the bit width.
+  auto scaled = [&](Value x, Value factor, bool shift) -> std::optional<Split> {
+    std::optional<APInt> c = constantOf(factor);
+    if (!c || (shift && c->uge(c->getBitWidth())))
+      return std::nullopt;
+    Split s = splitOf(x);
+    APInt offset = shift ? s.offset.shl(*c) : s.offset * *c;
+    if (!s.base)
+      return Split{Value(), offset};
+    if (s.base == x)
+      return Split{result, offset}; // s.offset is 0
+    Value base =
+        shift ? Value(LLVM::ShlOp::create(builder, loc, s.base, factor))
+              : Value(LLVM::MulOp::create(builder, loc, s.base, factor));
+    return Split{track(base), offset};
+  };
+  if (auto mul = dyn_cast<LLVM::MulOp>(op)) {
+    if (constantOf(mul.getRhs()))
+      return scaled(mul.getLhs(), mul.getRhs(), /*shift=*/false);
+    return scaled(mul.getRhs(), mul.getLhs(), /*shift=*/false);
+  }
+  if (auto shl = dyn_cast<LLVM::ShlOp>(op))
+    return scaled(shl.getLhs(), shl.getRhs(), /*shift=*/true);
   return std::nullopt;
 }
 
-/// (x + c1) + c2 -> x + (c1 + c2); (x + c) + y -> (x + y) + c.
-struct AddPattern : OpRewritePattern<LLVM::AddOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::AddOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa<IntegerType>(op.getType()))
-      return failure();
-    for (auto [inner, other] : {std::pair(op.getLhs(), op.getRhs()),
-                                std::pair(op.getRhs(), op.getLhs())}) {
-      std::optional<std::pair<Value, APInt>> split = splitConstantAdd(inner);
-      if (!split)
-        continue;
-      auto [x, c] = *split;
-      if (std::optional<APInt> c2 = constantOf(other)) {
-        rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-            op, x, constant(rewriter, op.getLoc(), op.getType(), c + *c2));
-        return success();
-      }
-      Value sum = LLVM::AddOp::create(rewriter, op.getLoc(), x, other);
-      rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-          op, sum, constant(rewriter, op.getLoc(), op.getType(), c));
-      return success();
+void Hoister::visit(Operation *op) {
+  std::optional<Split> split = compute(op);
+  cleanup.push_back(op);
+  if (!split)
+    return;
+  Value result = op->getResult(0);
+  splits[result] = *split;
+  if (!split->base || (split->base == result && split->offset.isZero()))
+    return; // a constant, or left as it is
+  // Already base + offset?
+  if (auto add = dyn_cast<LLVM::AddOp>(op)) {
+    std::optional<APInt> c = constantOf(add.getRhs());
+    Value x = add.getLhs();
+    if (!c) {
+      c = constantOf(add.getLhs());
+      x = add.getRhs();
     }
-    return failure();
+    if (c && x == split->base && *c == split->offset)
+      return;
   }
-};
-
-/// (x + c) - y -> (x - y) + c; x - (y + c) -> (x - y) + (-c).
-struct SubPattern : OpRewritePattern<LLVM::SubOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::SubOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa<IntegerType>(op.getType()))
-      return failure();
-    Location loc = op.getLoc();
-    if (auto split = splitConstantAdd(op.getLhs())) {
-      if (constantOf(op.getRhs()))
-        return failure(); // (x + c) - c2: the canonicalizer's
-      Value diff = LLVM::SubOp::create(rewriter, loc, split->first, op.getRhs());
-      rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-          op, diff, constant(rewriter, loc, op.getType(), split->second));
-      return success();
-    }
-    if (auto split = splitConstantAdd(op.getRhs())) {
-      Value diff = LLVM::SubOp::create(rewriter, loc, op.getLhs(), split->first);
-      rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-          op, diff, constant(rewriter, loc, op.getType(), -split->second));
-      return success();
-    }
-    return failure();
+  Value replacement = split->base;
+  if (!split->offset.isZero()) {
+    builder.setInsertionPoint(op);
+    replacement = track(LLVM::AddOp::create(
+        builder, op->getLoc(), split->base,
+        constant(op->getLoc(), result.getType(), split->offset)));
   }
-};
-
-/// (x + c1) * c2 -> x * c2 + c1 * c2.
-struct MulPattern : OpRewritePattern<LLVM::MulOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::MulOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa<IntegerType>(op.getType()))
-      return failure();
-    for (auto [inner, other] : {std::pair(op.getLhs(), op.getRhs()),
-                                std::pair(op.getRhs(), op.getLhs())}) {
-      std::optional<APInt> c2 = constantOf(other);
-      std::optional<std::pair<Value, APInt>> split = splitConstantAdd(inner);
-      if (!c2 || !split)
-        continue;
-      Location loc = op.getLoc();
-      Value product = LLVM::MulOp::create(rewriter, loc, split->first, other);
-      rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-          op, product,
-          constant(rewriter, loc, op.getType(), split->second * *c2));
-      return success();
-    }
-    return failure();
-  }
-};
-
-/// (x + c1) << c2 -> (x << c2) + (c1 << c2), for c2 below the bit width.
-struct ShlPattern : OpRewritePattern<LLVM::ShlOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::ShlOp op,
-                                PatternRewriter &rewriter) const override {
-    if (!isa<IntegerType>(op.getType()))
-      return failure();
-    std::optional<APInt> c2 = constantOf(op.getRhs());
-    std::optional<std::pair<Value, APInt>> split = splitConstantAdd(op.getLhs());
-    if (!c2 || !split || c2->uge(c2->getBitWidth()))
-      return failure();
-    Location loc = op.getLoc();
-    Value shifted = LLVM::ShlOp::create(rewriter, loc, split->first, op.getRhs());
-    rewriter.replaceOpWithNewOp<LLVM::AddOp>(
-        op, shifted,
-        constant(rewriter, loc, op.getType(), split->second.shl(*c2)));
-    return success();
-  }
-};
+  splits[replacement] = *split;
+  result.replaceAllUsesWith(replacement);
+}
 
 struct KGPUHoistIndexConstants
     : kiln::impl::KGPUHoistIndexConstantsBase<KGPUHoistIndexConstants> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<AddPattern, SubPattern, MulPattern, ShlPattern>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    OpBuilder builder(&getContext());
+    Hoister hoister(builder);
+    // Operands before users: pre-order over blocks in the order the walk
+    // gives is not enough in a CFG, so each op first visits the ops its
+    // operands come from (explicit stack; chains may be long). An op met
+    // again while its operands are being visited is on a cycle, possible
+    // only in unreachable blocks: it is visited with what is known then.
+    SetVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::ShlOp>(op))
+        ops.insert(op);
+    });
+    enum State { Expanded, Done };
+    DenseMap<Operation *, State> state;
+    SmallVector<std::pair<Operation *, bool>> stack;
+    for (Operation *root : ops) {
+      stack.push_back({root, false});
+      while (!stack.empty()) {
+        auto [op, operandsDone] = stack.pop_back_val();
+        auto it = state.find(op);
+        if (it != state.end() && (it->second == Done || !operandsDone))
+          continue;
+        if (operandsDone) {
+          state[op] = Done;
+          hoister.visit(op);
+          continue;
+        }
+        state[op] = Expanded;
+        stack.push_back({op, true});
+        for (Value operand : op->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          // (Ops created here, already split, are not in `ops`.)
+          if (def && ops.contains(def) && !state.contains(def))
+            stack.push_back({def, false});
+        }
+      }
+    }
+    SetVector<Operation *> constants;
+    for (Operation *op : llvm::reverse(hoister.cleanup)) {
+      if (!op->use_empty() || isa<LLVM::ConstantOp>(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (auto c = operand.getDefiningOp<LLVM::ConstantOp>())
+          constants.insert(c);
+      op->erase();
+    }
+    for (Operation *c : constants)
+      if (c->use_empty())
+        c->erase();
   }
 };
 

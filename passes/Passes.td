@@ -299,19 +299,23 @@ def KGPUHoistIndexConstants
     element's index is its own chain of `llvm.add` / `llvm.mul` /
     `llvm.shl` over the thread's base index (from the thread id) and that
     element's constant offsets, e.g. `((b + 8) * 2048) + (c + 16)` for one
-    element and `((b + 16) * 2048) + c` for the next. This pass rewrites,
-    to a fixed point,
+    element and `((b + 16) * 2048) + c` for the next. This pass splits
+    every integer scalar value into a base plus a constant, operands
+    before users, by the identities
 
       (x + c1) + c2 -> x + (c1 + c2)       (x + c) + y -> (x + y) + c
       (x + c) - y   -> (x - y) + c         x - (y + c) -> (x - y) + (-c)
       (x + c1) * c2 -> x * c2 + c1 * c2    (x + c1) << c2 -> (x << c2) + (c1 << c2)
 
-    for integer scalars (c, c1, c2 `llvm.mlir.constant`s; c2 of a shift
-    below the bit width), so that each index becomes one expression shared
-    by all elements plus a constant: `(b * 2048 + c) + 16400`. The CSE
-    after it leaves one copy of the shared part. All of these are
-    identities of wrap-around integer arithmetic; the new ops carry no
-    overflow flags. Division, remainder and bitwise ops are left alone.
+    (c, c1, c2 `llvm.mlir.constant`s, read at the result type's width; c2
+    of a shift below the bit width), so that each index becomes one
+    expression shared by all elements plus a constant:
+    `(b * 2048 + c) + 16400`. Each value is split once from its operands'
+    splits, so the work is linear in the number of ops however the values
+    are reused. The CSE after it leaves one copy of the shared part. All
+    of these are identities of wrap-around integer arithmetic; the new ops
+    carry no overflow flags. Division, remainder and bitwise ops are left
+    alone.
 
     Why: given the per-element chains, LLVM's straight-line strength
     reduction (NVPTX codegen) relates every pair of indices with the same
