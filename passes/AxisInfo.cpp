@@ -393,11 +393,16 @@ AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
   AxisInfo info = unknown(shape);
   if (l.getRank() != rank || r.getRank() != rank)
     return info;
+  // Signed quotients and remainders round toward zero: runs of a negative
+  // dividend do not map to runs (see Sign).
+  bool runsKept = isa<arith::RemUIOp, arith::DivUIOp>(op) ||
+                  getSign(op->getOperand(0)) != Sign::MayBeNegative;
   for (unsigned d = 0; d < rank; ++d) {
     bool uniformRhs = r.constancy[d] == shape[d];
     if (rem) {
       if (uniformRhs) {
-        info.contiguity[d] = std::gcd(l.contiguity[d], r.divisibility[d]);
+        if (runsKept)
+          info.contiguity[d] = std::gcd(l.contiguity[d], r.divisibility[d]);
         info.divisibility[d] = std::gcd(l.divisibility[d], r.divisibility[d]);
       }
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
@@ -410,7 +415,7 @@ AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
           l.divisibility[d] % *r.constant == 0)
         info.divisibility[d] = l.divisibility[d] / *r.constant;
       info.constancy[d] = std::gcd(l.constancy[d], r.constancy[d]);
-      if (uniformRhs && l.contiguity[d] > 1)
+      if (runsKept && uniformRhs && l.contiguity[d] > 1)
         info.constancy[d] = std::max(
             info.constancy[d],
             std::gcd(std::gcd(l.contiguity[d], l.divisibility[d]),
@@ -418,6 +423,146 @@ AxisInfo AxisInfoAnalysis::remOrDiv(Operation *op, ArrayRef<int64_t> shape,
     }
   }
   return info;
+}
+
+using Sign = AxisInfoAnalysis::Sign;
+
+/// The sign of a value that is non-negative when all of `operands` are.
+static Sign allOf(ArrayRef<Sign> operands) {
+  if (llvm::all_of(operands, [](Sign s) { return s == Sign::NonNegative; }))
+    return Sign::NonNegative;
+  return llvm::is_contained(operands, Sign::Unknown) ? Sign::Unknown
+                                                     : Sign::MayBeNegative;
+}
+
+/// The sign of a value that is non-negative when any of `operands` is.
+static Sign anyOf(ArrayRef<Sign> operands) {
+  if (llvm::is_contained(operands, Sign::NonNegative))
+    return Sign::NonNegative;
+  return allOf(operands);
+}
+
+/// What two values' signs share: non-negative if both are, else unknown
+/// if either is, else may be negative.
+static Sign join(Sign a, Sign b) { return allOf({a, b}); }
+
+/// An scf.for's iteration arguments hold their initial values or what the
+/// body yields. Induction over the iterations: assume each argument has
+/// its initial value's sign, derive what the body yields from that, and
+/// widen the assumption where the yielded value's sign is weaker; what was
+/// derived from an assumption that did not hold is taken back. Each round
+/// widens an argument (three signs), so at most 2n + 1 rounds; the last
+/// round's derivations hold and stay.
+SmallVector<Sign> AxisInfoAnalysis::loopSigns(scf::ForOp loop) {
+  SmallVector<Sign> assumed;
+  for (Value init : loop.getInitArgs())
+    assumed.push_back(getSign(init));
+  auto args = loop.getRegionIterArgs();
+  Operation *yield = loop.getBody()->getTerminator();
+  size_t mark = signOrder.size();
+  while (true) {
+    for (auto [arg, sign] : llvm::zip(args, assumed)) {
+      if (!signs.contains(arg))
+        signOrder.push_back(arg);
+      signs[arg] = sign;
+    }
+    bool widened = false;
+    for (auto [i, sign] : llvm::enumerate(assumed)) {
+      Sign next = join(sign, getSign(yield->getOperand(i)));
+      widened |= next != sign;
+      sign = next;
+    }
+    if (!widened)
+      return assumed;
+    for (Value v : llvm::drop_begin(signOrder, mark))
+      signs.erase(v);
+    signOrder.truncate(mark);
+  }
+}
+
+Sign AxisInfoAnalysis::getSign(Value value) {
+  auto it = signs.find(value);
+  if (it != signs.end())
+    return it->second;
+  // The most cautious answer while computing: cycles other than through
+  // scf.for iteration arguments (computeSign) end there.
+  signs[value] = Sign::MayBeNegative;
+  signOrder.push_back(value);
+  Sign result = computeSign(value);
+  signs[value] = result;
+  return result;
+}
+
+Sign AxisInfoAnalysis::computeSign(Value value) {
+  if (!getElementTypeOrSelf(value.getType()).isSignlessInteger())
+    return Sign::Unknown;
+  APInt cst;
+  if (matchPattern(value, m_ConstantInt(&cst)))
+    return cst.isNegative() ? Sign::MayBeNegative : Sign::NonNegative;
+  auto operands = [&](std::initializer_list<unsigned> which) {
+    SmallVector<Sign, 2> result;
+    for (unsigned i : which)
+      result.push_back(getSign(value.getDefiningOp()->getOperand(i)));
+    return result;
+  };
+
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop)
+      return Sign::Unknown; // kernel arguments
+    if (arg == loop.getInductionVar())
+      return allOf({getSign(loop.getLowerBound()), getSign(loop.getStep())});
+    unsigned i = arg.getArgNumber() - 1;
+    if (arg.getArgNumber() == 0 || i >= loop.getInitArgs().size())
+      return Sign::Unknown;
+    return loopSigns(loop)[i];
+  }
+
+  Operation *op = value.getDefiningOp();
+  return llvm::TypeSwitch<Operation *, Sign>(op)
+      .Case<tt::GetProgramIdOp, tt::GetNumProgramsOp>(
+          [](Operation *) { return Sign::NonNegative; })
+      .Case([](tt::MakeRangeOp r) {
+        return int32_t(r.getStart()) >= 0 ? Sign::NonNegative
+                                          : Sign::MayBeNegative;
+      })
+      .Case([&](scf::ForOp loop) {
+        return getSign(
+            loop.getRegionIterArgs()[cast<OpResult>(value).getResultNumber()]);
+      })
+      .Case<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, tt::ReshapeOp,
+            tt::TransOp, kgpu::ConvertLayoutOp, arith::ExtSIOp,
+            arith::IndexCastOp, arith::RemSIOp, arith::ShRSIOp,
+            arith::DivUIOp>([&](Operation *) { return operands({0})[0]; })
+      .Case<arith::AddIOp, arith::MulIOp, arith::ShLIOp, arith::DivSIOp,
+            arith::OrIOp, arith::XOrIOp, arith::MinSIOp, arith::MaxUIOp,
+            tt::CatOp, tt::JoinOp>(
+          [&](Operation *) { return allOf(operands({0, 1})); })
+      .Case<arith::AndIOp, arith::MaxSIOp, arith::MinUIOp, arith::RemUIOp>(
+          [&](Operation *) { return anyOf(operands({0, 1})); })
+      .Case([&](arith::SubIOp) {
+        Sign s = allOf(operands({0, 1}));
+        return s == Sign::NonNegative ? Sign::MayBeNegative : s;
+      })
+      .Case([&](arith::ShRUIOp s) {
+        APInt amount;
+        if (matchPattern(s.getRhs(), m_ConstantInt(&amount)) &&
+            amount.ugt(0) && amount.ult(amount.getBitWidth()))
+          return Sign::NonNegative;
+        return operands({0})[0];
+      })
+      .Case([&](arith::ExtUIOp e) {
+        return getElementTypeOrSelf(e.getIn().getType())
+                           .getIntOrFloatBitWidth() <
+                       getElementTypeOrSelf(e.getType())
+                           .getIntOrFloatBitWidth()
+                   ? Sign::NonNegative
+                   : operands({0})[0];
+      })
+      .Case([&](arith::SelectOp s) {
+        return allOf({getSign(s.getTrueValue()), getSign(s.getFalseValue())});
+      })
+      .Default([](Operation *) { return Sign::Unknown; });
 }
 
 unsigned AxisInfoAnalysis::getContiguousDim(Value ptr) {

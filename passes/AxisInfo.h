@@ -57,6 +57,29 @@ public:
   /// The dimension of `ptr` with the longest contiguity (ties: the last).
   unsigned getContiguousDim(mlir::Value ptr);
 
+  /// What is known of the sign of an integer value's elements.
+  enum class Sign {
+    /// Every element is >= 0: program ids, ranges from 0, non-negative
+    /// constants, and sums, products, quotients and remainders of such
+    /// values (assuming, like Triton's offset analysis, that index
+    /// arithmetic does not wrap); scf.for counters and iteration arguments
+    /// by induction.
+    NonNegative,
+    /// Computed from kernel arguments or loaded data: taken as
+    /// non-negative, as Triton takes every offset (sizes are; a kernel
+    /// that reverses its program order, cdiv(M, BLOCK) - 1 - pid, relies
+    /// on the launch to stay in range).
+    Unknown,
+    /// Computed from program ids, ranges and constants alone, and not
+    /// provably non-negative (r - 100, pid - 5): may be negative.
+    MayBeNegative,
+  };
+  /// arith.remsi and arith.divsi round toward zero, so their contiguity and
+  /// constancy rules hold only for non-negative dividends: -5, -4, -3
+  /// modulo 4 are -1, 0, -3, and -16..-13 divided by 16 are -1, 0, 0, 0.
+  /// Those rules apply unless the dividend's sign is MayBeNegative.
+  Sign getSign(mlir::Value value);
+
 private:
   /// A round of loopCarried for an iteration argument of `loop`, nested in
   /// `parent`'s computation.
@@ -67,6 +90,8 @@ private:
   AxisInfo loopCarried(mlir::scf::ForOp loop, unsigned i);
   AxisInfo remOrDiv(mlir::Operation *op, llvm::ArrayRef<int64_t> shape,
                     bool rem);
+  Sign computeSign(mlir::Value value);
+  llvm::SmallVector<Sign> loopSigns(mlir::scf::ForOp loop);
   /// Facts an enclosing analysis already has that hold here too: the
   /// provisional facts of an iteration argument it is solving (nested
   /// loops reach them instead of starting that fixpoint again, without
@@ -78,6 +103,11 @@ private:
   llvm::DenseSet<mlir::Value> pending;
   /// Iteration arguments seeded with provisional facts (this round's).
   llvm::DenseSet<mlir::Value> seeds;
+  /// getSign's answers, and the order they were added in (an induction
+  /// hypothesis about a loop's iteration argument takes back what was
+  /// derived from it when it fails).
+  llvm::DenseMap<mlir::Value, Sign> signs;
+  llvm::SmallVector<mlir::Value> signOrder;
   const AxisInfoAnalysis *parent = nullptr;
   mlir::Operation *loop = nullptr;
 };
