@@ -66,6 +66,49 @@ def TTLowerTensorDescriptors
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TTScalarizeLoopIncrements
+    : Pass<"tt-scalarize-loop-increments", "::mlir::ModuleOp"> {
+  let summary = "carry a loop's uniformly advanced integer tensors as a scalar sum of the steps";
+  let description = [{
+    An scf.for iteration argument that is an integer tensor advanced each
+    iteration by one value for all its elements (`offs + splat(step)`,
+    through tt.broadcast / tt.expand_dims / tt.reshape of the splat, or a
+    splat constant) is carried as the scalar sum of the steps instead
+    (starting at 0), and rebuilt as `init + splat(sum)` at the top of the
+    body and after the loop. The values are the same (integer addition
+    wraps the same either way).
+
+    Why: after layout assignment each thread holds many elements of such a
+    tensor (flex attention's `offs_n`, tensor<1x128xi32>, is 32 per thread
+    in the MMA layout), each a loop-carried value of its own: 32 phis, 32
+    adds and 32 copies per iteration, registers held across the loop, and
+    ptxas time. Rebuilt from the loop-invariant initial value, each element
+    is the thread's base plus the sum plus a constant, one register
+    (kgpu-hoist-index-constants). The argument left yielding itself is
+    dropped by the canonicalizer after this pass.
+
+    Before:
+    ```mlir
+    %r = scf.for %i = %lb to %ub step %c1 iter_args(%offs = %init) -> (tensor<1x128xi32>) {
+      ... uses of %offs ...
+      %s = tt.splat %step : i32 -> tensor<1x128xi32>
+      %next = arith.addi %offs, %s : tensor<1x128xi32>
+      scf.yield %next : tensor<1x128xi32>
+    }
+    ```
+    After (before canonicalization):
+    ```mlir
+    %r:2 = scf.for ... iter_args(%offs = %init, %sum = %c0) -> (tensor<1x128xi32>, i32) {
+      %o = arith.addi %init, (tt.splat %sum)
+      ... uses of %o ...
+      scf.yield %offs, (arith.addi %sum, %step)
+    }
+    %after = arith.addi %init, (tt.splat %r#1)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TTUpcastF8DotOperands : Pass<"tt-upcast-f8-dot-operands", "::mlir::ModuleOp"> {
   let summary = "convert f8E4M3FN / f8E5M2 tt.dot operands to f16, exactly";
   let description = [{

@@ -26,8 +26,10 @@ void addTTRewrites(OpPassManager &pm) {
 }
 
 /// Stage 1: simplify the TTIR as written (folds constant splats and masks,
-/// drops dead code) so later stages see fewer ops.
+/// drops dead code) so later stages see fewer ops; loop-carried integer
+/// tensors advanced uniformly become scalar sums first.
 void addTTCleanup(OpPassManager &pm) {
+  pm.addPass(createTTScalarizeLoopIncrements());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
