@@ -1,17 +1,29 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm | FileCheck %s --enable-var-scope
 // RUN: not kiln-opt %S/Inputs/unsupported-atomic.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=UNSUP
 
-// A scan goes through shared memory: every thread stores its elements, a
-// barrier, one thread per row walks the axis (nested scf.for carrying the
-// running value), a barrier, and every thread reads its elements back.
+// A scan goes through shared memory: every thread stores its elements and
+// a barrier follows. With 128 threads for one row of 1024, the row is cut
+// into 128 segments of 8: each thread scans its segment (scf.for carrying
+// the running value), the segments' totals are scanned in log2(128) = 7
+// rounds (load, barrier, store, barrier), and each thread but the first
+// combines the previous segment's total into its other 7 elements; every
+// thread then reads its elements back.
 // CHECK: kgpu.shared = 4096 : i32
 // CHECK-LABEL: llvm.func @cumsum
 // CHECK: nvvm.barrier0
-// CHECK: scf.for
+// CHECK: scf.if
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32)
 // CHECK: llvm.fadd
 // CHECK: scf.yield {{.*}} : f32
 // CHECK: nvvm.barrier0
+// CHECK-COUNT-7: llvm.fadd
+// CHECK-NOT: llvm.fadd
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: llvm.fadd
+// CHECK-NOT: llvm.fadd
+// CHECK: nvvm.barrier0
+// CHECK: llvm.return
 tt.func public @cumsum(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
   %s = tt.splat %p : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
