@@ -29,8 +29,13 @@ namespace {
 /// The scalar every element of the integer tensor `v` equals, if `v` is a
 /// tt.splat of it (through tt.broadcast / tt.expand_dims / tt.reshape) or
 /// a splat constant (materialized before `v`'s use at `builder`'s point).
+/// The walk stops at an op it has seen: unreachable blocks may hold cycles
+/// (`%a = tt.reshape %b`, `%b = tt.reshape %a`).
 Value uniformScalar(Value v, OpBuilder &builder) {
+  llvm::SmallPtrSet<Operation *, 4> seen;
   while (Operation *def = v.getDefiningOp()) {
+    if (!seen.insert(def).second)
+      break;
     if (auto splat = dyn_cast<tt::SplatOp>(def))
       return splat.getSrc();
     if (isa<tt::BroadcastOp, tt::ExpandDimsOp, tt::ReshapeOp>(def)) {

@@ -91,3 +91,28 @@ tt.func @left_alone(%p: !tt.ptr<i32>, %n: i32) {
   }
   tt.return
 }
+
+// An unreachable block may hold a cycle of reshapes (every block dominates
+// an unreachable one); a step defined by it is not a splat, and the walk
+// through reshapes ends instead of going round.
+// CHECK-LABEL: tt.func public @cyclic_step
+// CHECK: scf.for {{.*}} -> (tensor<32xi32>) : i32 {
+tt.func public @cyclic_step(%p: !tt.ptr<i32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %ps = tt.splat %p : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
+  tt.store %ps, %r : tensor<32x!tt.ptr<i32>>
+  tt.return
+^bb1:
+  %a = tt.reshape %b : tensor<32xi32> -> tensor<4x8xi32>
+  cf.br ^bb2
+^bb2:
+  %b = tt.reshape %a : tensor<4x8xi32> -> tensor<32xi32>
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%o = %r) -> (tensor<32xi32>) : i32 {
+    %nx = arith.addi %o, %b : tensor<32xi32>
+    scf.yield %nx : tensor<32xi32>
+  }
+  tt.store %ps, %res : tensor<32x!tt.ptr<i32>>
+  tt.return
+}
