@@ -373,6 +373,48 @@ struct KGPUAssignLayouts
       giveEachUseACopy(fn, [](Operation *op) {
         return isa<arith::ConstantOp, tt::SplatOp, tt::MakeRangeOp>(op);
       });
+    // A tensor-core accumulator leaves its K loop through one conversion:
+    // the epilogue after the loop (bias or residual loads, activation,
+    // stores) takes a blocked layout of its own, coalesced for its widest
+    // access (16-byte loads and stores), instead of the accumulator's
+    // (4-byte accesses of 2 elements, rows 8 apart within a warp).
+    if (hasMmaDot)
+      fn.walk([&](scf::ForOp loop) {
+        Operation *yield = loop.getBody()->getTerminator();
+        for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+          if (!isTensor(result) || result.use_empty())
+            continue;
+          Value yielded = yield->getOperand(i);
+          auto dot = yielded.getDefiningOp<tt::DotOp>();
+          if (auto add = yielded.getDefiningOp<arith::AddFOp>()) {
+            dot = add.getLhs().getDefiningOp<tt::DotOp>();
+            if (!dot)
+              dot = add.getRhs().getDefiningOp<tt::DotOp>();
+          }
+          if (!dot || !mmaLayoutFor(dot) ||
+              dot.getType() != result.getType())
+            continue;
+          // Only where the epilogue loads a tile of the accumulator's
+          // shape (a bias or residual, which would otherwise be loaded in
+          // the accumulator's layout); a store alone is converted where it
+          // is (isolateAccesses).
+          auto shape = cast<RankedTensorType>(result.getType()).getShape();
+          bool loadsTile = false;
+          for (Operation *op = loop->getNextNode(); op && !loadsTile;
+               op = op->getNextNode())
+            op->walk([&](tt::LoadOp load) {
+              auto type = dyn_cast<RankedTensorType>(load.getType());
+              loadsTile |= type && type.getShape() == shape;
+            });
+          if (!loadsTile)
+            continue;
+          OpBuilder b(loop->getContext());
+          b.setInsertionPointAfter(loop);
+          auto cvt = kgpu::ConvertLayoutOp::create(b, loop.getLoc(),
+                                                   result.getType(), result);
+          result.replaceAllUsesExcept(cvt, cvt);
+        }
+      });
     indicesRematerialized = false;
     // Stores first: a store's pointers often share index tensors with a
     // load's, so only what still shares the accumulator's group after the
