@@ -3693,6 +3693,61 @@ struct AtomicCASLowering : KPattern<tt::AtomicCASOp> {
   }
 };
 
+/// One row of a tt.scan in shared memory (the elements along the scanned
+/// axis at one index of the other dimensions), in every operand's buffer:
+/// element j of the row in scan order, and its loads and stores.
+struct ScanRow {
+  const Lowering &l;
+  Location loc;
+  ArrayRef<Type> memTypes, elemTypes;
+  ArrayRef<int64_t> bufOffsets;
+  bool reverse;
+  int64_t axisLen, inner;
+  /// Row-major index of the row's element 0 in memory order (setRow).
+  Value base;
+
+  /// Selects row `row` (0 .. rows - 1; rows run over the dimensions
+  /// before the axis, then those after it).
+  void setRow(OpBuilder &b, Value row) {
+    Value outer = LLVM::UDivOp::create(b, loc, row, i32Const(b, loc, inner));
+    Value in = LLVM::URemOp::create(b, loc, row, i32Const(b, loc, inner));
+    base = LLVM::AddOp::create(
+        b, loc,
+        LLVM::MulOp::create(b, loc, outer, i32Const(b, loc, axisLen * inner)),
+        in);
+  }
+  /// The row-major index of element `j` (in scan order).
+  Value position(OpBuilder &b, Value j) const {
+    Value p = j;
+    if (reverse)
+      p = LLVM::SubOp::create(b, loc, i32Const(b, loc, axisLen - 1), j);
+    return LLVM::AddOp::create(
+        b, loc, base, LLVM::MulOp::create(b, loc, p, i32Const(b, loc, inner)));
+  }
+  /// Every operand's value at row-major index `pos`.
+  SmallVector<Value> loadAt(OpBuilder &b, Value pos) const {
+    SmallVector<Value> vals;
+    for (auto [mem, elem, offset] : llvm::zip(memTypes, elemTypes, bufOffsets))
+      vals.push_back(fromMemory(
+          b, loc,
+          LLVM::LoadOp::create(b, loc, mem,
+                               smemAddress(b, loc, l, offset, mem, pos)),
+          elem));
+    return vals;
+  }
+  void storeAt(OpBuilder &b, Value pos, ArrayRef<Value> vals) const {
+    for (auto [mem, offset, v] : llvm::zip(memTypes, bufOffsets, vals))
+      LLVM::StoreOp::create(b, loc, toMemory(b, loc, v),
+                            smemAddress(b, loc, l, offset, mem, pos));
+  }
+  SmallVector<Value> load(OpBuilder &b, Value j) const {
+    return loadAt(b, position(b, j));
+  }
+  void store(OpBuilder &b, Value j, ArrayRef<Value> vals) const {
+    storeAt(b, position(b, j), vals);
+  }
+};
+
 /// tt.scan, in shared memory, for any (associative) combiner, operand count
 /// and direction. Every thread stores its elements at their row-major
 /// index. When the CTA has at least as many threads as rows, each row is
@@ -3770,51 +3825,20 @@ struct ScanLowering : KPattern<tt::ScanOp> {
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(rowLoop.getBody()->getTerminator());
-        Value row = rowLoop.getInductionVar();
-        Value outer = LLVM::UDivOp::create(rewriter, loc, row, i32Const(rewriter, loc, inner));
-        Value in = LLVM::URemOp::create(rewriter, loc, row, i32Const(rewriter, loc, inner));
-        Value base = LLVM::AddOp::create(
-            rewriter, loc,
-            LLVM::MulOp::create(rewriter, loc, outer,
-                                i32Const(rewriter, loc, axisLen * inner)),
-            in);
-        auto position = [&](OpBuilder &b, Value j) -> Value {
-          Value p = j;
-          if (op.getReverse())
-            p = LLVM::SubOp::create(b, loc, i32Const(b, loc, axisLen - 1), j);
-          return LLVM::AddOp::create(
-              b, loc, base, LLVM::MulOp::create(b, loc, p, i32Const(b, loc, inner)));
-        };
-        SmallVector<Value> init;
-        Value first = position(rewriter, i32Const(rewriter, loc, 0));
-        for (unsigned k = 0; k < numOps; ++k)
-          init.push_back(fromMemory(
-              rewriter, loc,
-              LLVM::LoadOp::create(rewriter, loc, memTypes[k],
-                                   smemAddress(rewriter, loc, l, bufOffsets[k],
-                                               memTypes[k], first)),
-              elemTypes[k]));
-        auto walk = scf::ForOp::create(rewriter, loc, i32Const(rewriter, loc, 1),
-                                       i32Const(rewriter, loc, axisLen),
-                                       i32Const(rewriter, loc, 1), init);
+        ScanRow r = scanRow(op, axisLen, inner, memTypes, elemTypes,
+                            bufOffsets);
+        r.setRow(rewriter, rowLoop.getInductionVar());
+        SmallVector<Value> init =
+            r.load(rewriter, i32Const(rewriter, loc, 0));
+        auto walk = scf::ForOp::create(
+            rewriter, loc, i32Const(rewriter, loc, 1),
+            i32Const(rewriter, loc, axisLen), i32Const(rewriter, loc, 1), init);
         rewriter.setInsertionPointToStart(walk.getBody());
-        Value pos = position(rewriter, walk.getInductionVar());
-        SmallVector<Value> next;
-        for (unsigned k = 0; k < numOps; ++k)
-          next.push_back(fromMemory(
-              rewriter, loc,
-              LLVM::LoadOp::create(rewriter, loc, memTypes[k],
-                                   smemAddress(rewriter, loc, l, bufOffsets[k],
-                                               memTypes[k], pos)),
-              elemTypes[k]));
+        Value pos = r.position(rewriter, walk.getInductionVar());
         SmallVector<Value> acc(walk.getRegionIterArgs());
-        SmallVector<Value> combined =
-            combine(rewriter, op.getCombineOp(), acc, next);
-        for (unsigned k = 0; k < numOps; ++k)
-          LLVM::StoreOp::create(rewriter, loc,
-                                toMemory(rewriter, loc, combined[k]),
-                                smemAddress(rewriter, loc, l, bufOffsets[k],
-                                            memTypes[k], pos));
+        SmallVector<Value> combined = combine(rewriter, op.getCombineOp(), acc,
+                                              r.loadAt(rewriter, pos));
+        r.storeAt(rewriter, pos, combined);
         scf::YieldOp::create(rewriter, loc, combined);
       }
     }
@@ -3839,6 +3863,13 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     return success();
   }
 
+  ScanRow scanRow(tt::ScanOp op, int64_t axisLen, int64_t inner,
+                  ArrayRef<Type> memTypes, ArrayRef<Type> elemTypes,
+                  ArrayRef<int64_t> bufOffsets) const {
+    return ScanRow{l,        op.getLoc(),     memTypes, elemTypes, bufOffsets,
+                   op.getReverse(), axisLen, inner,    Value()};
+  }
+
   /// Steps A-C above for `segments` segments per row; ends with the
   /// barrier of step C still to be emitted by the caller.
   void scanSegments(tt::ScanOp op, ConversionPatternRewriter &rewriter,
@@ -3847,7 +3878,6 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                     ArrayRef<Type> elemTypes,
                     ArrayRef<int64_t> bufOffsets) const {
     Location loc = op.getLoc();
-    unsigned numOps = memTypes.size();
     int64_t segLen = axisLen / segments;
     auto c = [&](int64_t v) { return i32Const(rewriter, loc, v); };
     // Threads past the last segment take thread 0's indices (their
@@ -3857,38 +3887,8 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     Value t = LLVM::SelectOp::create(rewriter, loc, active, tid, c(0));
     Value row = LLVM::UDivOp::create(rewriter, loc, t, c(segments));
     Value seg = LLVM::URemOp::create(rewriter, loc, t, c(segments));
-    Value outer = LLVM::UDivOp::create(rewriter, loc, row, c(inner));
-    Value in = LLVM::URemOp::create(rewriter, loc, row, c(inner));
-    Value base = LLVM::AddOp::create(
-        rewriter, loc,
-        LLVM::MulOp::create(rewriter, loc, outer, c(axisLen * inner)), in);
-    // Element j (in scan order) of this thread's row.
-    auto position = [&](OpBuilder &b, Value j) -> Value {
-      Value p = j;
-      if (op.getReverse())
-        p = LLVM::SubOp::create(b, loc, i32Const(b, loc, axisLen - 1), j);
-      return LLVM::AddOp::create(
-          b, loc, base, LLVM::MulOp::create(b, loc, p, i32Const(b, loc, inner)));
-    };
-    auto load = [&](OpBuilder &b, Value j) {
-      Value pos = position(b, j);
-      SmallVector<Value> vals;
-      for (unsigned k = 0; k < numOps; ++k)
-        vals.push_back(fromMemory(
-            b, loc,
-            LLVM::LoadOp::create(b, loc, memTypes[k],
-                                 smemAddress(b, loc, l, bufOffsets[k],
-                                             memTypes[k], pos)),
-            elemTypes[k]));
-      return vals;
-    };
-    auto store = [&](OpBuilder &b, Value j, ArrayRef<Value> vals) {
-      Value pos = position(b, j);
-      for (unsigned k = 0; k < numOps; ++k)
-        LLVM::StoreOp::create(b, loc, toMemory(b, loc, vals[k]),
-                              smemAddress(b, loc, l, bufOffsets[k],
-                                          memTypes[k], pos));
-    };
+    ScanRow r = scanRow(op, axisLen, inner, memTypes, elemTypes, bufOffsets);
+    r.setRow(rewriter, row);
     auto whenElse = [&](Value cond, auto body) {
       auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
@@ -3906,7 +3906,7 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     // A. Each segment scanned in place.
     if (segLen > 1)
       whenElse(active, [&] {
-        SmallVector<Value> init = load(rewriter, first);
+        SmallVector<Value> init = r.load(rewriter, first);
         auto walk = scf::ForOp::create(rewriter, loc, c(1), c(segLen), c(1),
                                        init);
         OpBuilder::InsertionGuard guard(rewriter);
@@ -3915,8 +3915,8 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                                       walk.getInductionVar());
         SmallVector<Value> acc(walk.getRegionIterArgs());
         SmallVector<Value> combined =
-            combine(rewriter, op.getCombineOp(), acc, load(rewriter, j));
-        store(rewriter, j, combined);
+            combine(rewriter, op.getCombineOp(), acc, r.load(rewriter, j));
+        r.store(rewriter, j, combined);
         scf::YieldOp::create(rewriter, loc, combined);
       });
     l.target->barrier(rewriter, loc);
@@ -3930,14 +3930,14 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                                c(d)),
           LLVM::SubOp::create(rewriter, loc, seg, c(d)), c(0));
       SmallVector<Value> combined =
-          combine(rewriter, op.getCombineOp(), load(rewriter, lastOf(from)),
-                  load(rewriter, last));
+          combine(rewriter, op.getCombineOp(), r.load(rewriter, lastOf(from)),
+                  r.load(rewriter, last));
       l.target->barrier(rewriter, loc);
       Value writes = LLVM::AndOp::create(
           rewriter, loc, active,
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, seg,
                                c(d)));
-      whenElse(writes, [&] { store(rewriter, last, combined); });
+      whenElse(writes, [&] { r.store(rewriter, last, combined); });
       l.target->barrier(rewriter, loc);
     }
 
@@ -3949,15 +3949,16 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                                c(0)));
       whenElse(writes, [&] {
         Value prev = LLVM::SubOp::create(rewriter, loc, seg, c(1));
-        SmallVector<Value> prefix = load(rewriter, lastOf(prev));
+        SmallVector<Value> prefix = r.load(rewriter, lastOf(prev));
         auto walk = scf::ForOp::create(rewriter, loc, c(0), c(segLen - 1),
                                        c(1));
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(walk.getBody()->getTerminator());
         Value j = LLVM::AddOp::create(rewriter, loc, first,
                                       walk.getInductionVar());
-        store(rewriter, j,
-              combine(rewriter, op.getCombineOp(), prefix, load(rewriter, j)));
+        r.store(rewriter, j,
+              combine(rewriter, op.getCombineOp(), prefix,
+                      r.load(rewriter, j)));
       });
     }
   }
