@@ -542,7 +542,7 @@ struct KGPUAssignLayouts
     }
     if (chainDotsOption)
       chainDots(ctx, classes, dots, mmaOf);
-    if (isolateAccesses && !mmaOf.empty()) {
+    if (isolateAccesses && (!mmaOf.empty() || !dots.empty())) {
       auto inMmaGroup = [&](Value v) {
         return isTensor(v) && classes.contains(v) &&
                mmaOf.count(classes.getLeaderValue(v));
@@ -599,13 +599,23 @@ struct KGPUAssignLayouts
           return isa<tt::DotOp>(user);
         });
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
+        // Without a tensor-core dot the accumulator's group is blocked
+        // too, coalesced for its widest access: an operand load sharing it
+        // with any other access (the result's store, contiguous along N,
+        // where B is contiguous along K) is read in the other's order.
         operandLoadShared |=
-            operand && llvm::any_of(accessTypes[leader], [&](auto other) {
-              return other.getShape() != shape;
-            });
+            operand && (mmaOf.empty() ? accessTypes[leader].size() > 1
+                                      : llvm::any_of(accessTypes[leader],
+                                                     [&](auto other) {
+                                                       return other.getShape() !=
+                                                              shape;
+                                                     }));
       });
-      if ((loadInMmaGroup || operandLoadShared) && isolationRound > 0 &&
-          !indicesRematerialized) {
+      // (Without a tensor-core dot, no store is isolated in the first
+      // round: a CUDA-core dot's operand load gets its own index
+      // computations from the start.)
+      if ((loadInMmaGroup || operandLoadShared) &&
+          (isolationRound > 0 || mmaOf.empty()) && !indicesRematerialized) {
         indicesRematerialized = true;
         giveEachUseACopy(fn, isIndexComputation);
         changed = true;
