@@ -3763,6 +3763,9 @@ struct ScanRow {
 /// Otherwise (S = 1) a thread per row walks it. Every thread then reads
 /// its elements back. A 1024-element cumsum with 128 threads: 8 serial
 /// steps, 7 rounds and 7 steps, instead of 1023 steps in one thread.
+/// Floating-point sums are associated differently from a serial walk, so
+/// they round differently once the partial sums are inexact (f16 past
+/// 2048), as any parallel scan's do, Triton's included.
 struct ScanLowering : KPattern<tt::ScanOp> {
   using KPattern::KPattern;
   LogicalResult
