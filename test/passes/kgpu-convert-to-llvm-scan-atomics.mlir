@@ -40,6 +40,47 @@ tt.func public @cumsum(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
 
 // -----
 
+// 16 rows of 64 on 128 threads: 8 segments of 8 per row, so log2(8) = 3
+// rounds over the segments' totals (each a load, a barrier, a store under
+// its predicate and a barrier). Reverse: element j of a row is column
+// 63 - j, so the first element a thread walks is 63 - 8 * segment.
+// CHECK-LABEL: llvm.func @rev_cummax_rows
+// CHECK: nvvm.barrier0
+// CHECK: scf.if
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (i32)
+// CHECK: llvm.intr.smax
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-3: llvm.intr.smax
+// CHECK-NOT: llvm.intr.smax
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: llvm.intr.smax
+// CHECK-NOT: llvm.intr.smax
+// CHECK: llvm.return
+tt.func public @rev_cummax_rows(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
+  %rows = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %c64 = arith.constant dense<64> : tensor<16x1xi32>
+  %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rs = arith.muli %r2, %c64 : tensor<16x1xi32>
+  %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %rs : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cb = tt.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<16x64xi32>
+  %s = tt.splat %p : !tt.ptr<i32> -> tensor<16x64x!tt.ptr<i32>>
+  %a = tt.addptr %s, %offs : tensor<16x64x!tt.ptr<i32>>, tensor<16x64xi32>
+  %x = tt.load %a : tensor<16x64x!tt.ptr<i32>>
+  %c = "tt.scan"(%x) <{axis = 1 : i32, reverse = true}> ({
+  ^bb0(%u: i32, %v: i32):
+    %t = arith.maxsi %u, %v : i32
+    tt.scan.return %t : i32
+  }) : (tensor<16x64xi32>) -> tensor<16x64xi32>
+  tt.store %a, %c : tensor<16x64x!tt.ptr<i32>>
+  tt.return
+}
+
+// -----
+
 // Tensor atomics are predicated by their mask (and by ownership where the
 // layout replicates elements); PTX atom with the op's semantics and scope.
 // CHECK-LABEL: llvm.func @atomics
