@@ -3709,20 +3709,18 @@ struct ScanRow {
   /// Selects row `row` (0 .. rows - 1; rows run over the dimensions
   /// before the axis, then those after it).
   void setRow(OpBuilder &b, Value row) {
-    Value outer = LLVM::UDivOp::create(b, loc, row, i32Const(b, loc, inner));
-    Value in = LLVM::URemOp::create(b, loc, row, i32Const(b, loc, inner));
-    base = LLVM::AddOp::create(
-        b, loc,
-        LLVM::MulOp::create(b, loc, outer, i32Const(b, loc, axisLen * inner)),
-        in);
+    IndexMath im{b, loc};
+    Value outer = im.udiv(row, inner);
+    Value in = im.urem(row, inner);
+    base = im.add(im.mul(outer, axisLen * inner), in);
   }
   /// The row-major index of element `j` (in scan order).
   Value position(OpBuilder &b, Value j) const {
+    IndexMath im{b, loc};
     Value p = j;
     if (reverse)
-      p = LLVM::SubOp::create(b, loc, i32Const(b, loc, axisLen - 1), j);
-    return LLVM::AddOp::create(
-        b, loc, base, LLVM::MulOp::create(b, loc, p, i32Const(b, loc, inner)));
+      p = LLVM::SubOp::create(b, loc, im.c(axisLen - 1), j);
+    return im.add(base, im.mul(p, inner));
   }
   /// Every operand's value at row-major index `pos`.
   SmallVector<Value> loadAt(OpBuilder &b, Value pos) const {
@@ -3882,40 +3880,37 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                     ArrayRef<int64_t> bufOffsets) const {
     Location loc = op.getLoc();
     int64_t segLen = axisLen / segments;
-    auto c = [&](int64_t v) { return i32Const(rewriter, loc, v); };
+    IndexMath im{rewriter, loc};
+    auto cmp = [&](LLVM::ICmpPredicate pred, Value x, int64_t y) -> Value {
+      return LLVM::ICmpOp::create(rewriter, loc, pred, x, im.c(y));
+    };
     // Threads past the last segment take thread 0's indices (their
     // addresses stay in the buffers) and store nothing.
-    Value active = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
-                                        tid, c(numRows * segments));
-    Value t = LLVM::SelectOp::create(rewriter, loc, active, tid, c(0));
-    Value row = LLVM::UDivOp::create(rewriter, loc, t, c(segments));
-    Value seg = LLVM::URemOp::create(rewriter, loc, t, c(segments));
+    Value active = cmp(LLVM::ICmpPredicate::ult, tid, numRows * segments);
+    Value t = LLVM::SelectOp::create(rewriter, loc, active, tid, im.c(0));
+    Value row = im.udiv(t, segments);
+    Value seg = im.urem(t, segments);
     ScanRow r = scanRow(op, axisLen, inner, memTypes, elemTypes, bufOffsets);
     r.setRow(rewriter, row);
-    auto whenElse = [&](Value cond, auto body) {
+    auto when = [&](Value cond, auto body) {
       auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
       body();
     };
-    Value first = LLVM::MulOp::create(rewriter, loc, seg, c(segLen));
+    Value first = im.mul(seg, segLen);
     // The last element of segment `s`, in scan order.
-    auto lastOf = [&](Value s) {
-      return LLVM::AddOp::create(
-          rewriter, loc, LLVM::MulOp::create(rewriter, loc, s, c(segLen)),
-          c(segLen - 1));
-    };
+    auto lastOf = [&](Value s) { return im.add(im.mul(s, segLen), segLen - 1); };
 
     // A. Each segment scanned in place.
     if (segLen > 1)
-      whenElse(active, [&] {
+      when(active, [&] {
         SmallVector<Value> init = r.load(rewriter, first);
-        auto walk = scf::ForOp::create(rewriter, loc, c(1), c(segLen), c(1),
-                                       init);
+        auto walk = scf::ForOp::create(rewriter, loc, im.c(1), im.c(segLen),
+                                       im.c(1), init);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(walk.getBody());
-        Value j = LLVM::AddOp::create(rewriter, loc, first,
-                                      walk.getInductionVar());
+        Value j = im.add(first, walk.getInductionVar());
         SmallVector<Value> acc(walk.getRegionIterArgs());
         SmallVector<Value> combined =
             combine(rewriter, op.getCombineOp(), acc, r.load(rewriter, j));
@@ -3927,38 +3922,33 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     // B. The segments' totals scanned across the row.
     Value last = lastOf(seg);
     for (int64_t d = 1; d < segments; d *= 2) {
+      // Segments s >= d combine total(s - d) into theirs; the others read
+      // segment 0 and keep theirs.
+      Value combines = cmp(LLVM::ICmpPredicate::uge, seg, d);
       Value from = LLVM::SelectOp::create(
-          rewriter, loc,
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, seg,
-                               c(d)),
-          LLVM::SubOp::create(rewriter, loc, seg, c(d)), c(0));
+          rewriter, loc, combines,
+          LLVM::SubOp::create(rewriter, loc, seg, im.c(d)), im.c(0));
       SmallVector<Value> combined =
           combine(rewriter, op.getCombineOp(), r.load(rewriter, lastOf(from)),
                   r.load(rewriter, last));
       l.target->barrier(rewriter, loc);
-      Value writes = LLVM::AndOp::create(
-          rewriter, loc, active,
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, seg,
-                               c(d)));
-      whenElse(writes, [&] { r.store(rewriter, last, combined); });
+      when(LLVM::AndOp::create(rewriter, loc, active, combines),
+           [&] { r.store(rewriter, last, combined); });
       l.target->barrier(rewriter, loc);
     }
 
     // C. The previous segments' total combined into the other elements.
     if (segLen > 1) {
-      Value writes = LLVM::AndOp::create(
-          rewriter, loc, active,
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, seg,
-                               c(0)));
-      whenElse(writes, [&] {
-        Value prev = LLVM::SubOp::create(rewriter, loc, seg, c(1));
+      Value writes = LLVM::AndOp::create(rewriter, loc, active,
+                                         cmp(LLVM::ICmpPredicate::ne, seg, 0));
+      when(writes, [&] {
+        Value prev = LLVM::SubOp::create(rewriter, loc, seg, im.c(1));
         SmallVector<Value> prefix = r.load(rewriter, lastOf(prev));
-        auto walk = scf::ForOp::create(rewriter, loc, c(0), c(segLen - 1),
-                                       c(1));
+        auto walk = scf::ForOp::create(rewriter, loc, im.c(0),
+                                       im.c(segLen - 1), im.c(1));
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(walk.getBody()->getTerminator());
-        Value j = LLVM::AddOp::create(rewriter, loc, first,
-                                      walk.getInductionVar());
+        Value j = im.add(first, walk.getInductionVar());
         r.store(rewriter, j,
               combine(rewriter, op.getCombineOp(), prefix,
                       r.load(rewriter, j)));
