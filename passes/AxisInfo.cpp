@@ -442,10 +442,6 @@ static Sign anyOf(ArrayRef<Sign> operands) {
   return allOf(operands);
 }
 
-/// What two values' signs share: non-negative if both are, else unknown
-/// if either is, else may be negative.
-static Sign join(Sign a, Sign b) { return allOf({a, b}); }
-
 /// An scf.for's iteration arguments hold their initial values or what the
 /// body yields. Induction over the iterations: assume each argument has
 /// its initial value's sign, derive what the body yields from that, and
@@ -468,7 +464,8 @@ SmallVector<Sign> AxisInfoAnalysis::loopSigns(scf::ForOp loop) {
     }
     bool widened = false;
     for (auto [i, sign] : llvm::enumerate(assumed)) {
-      Sign next = join(sign, getSign(yield->getOperand(i)));
+      // What the two share: the weaker sign.
+      Sign next = allOf({sign, getSign(yield->getOperand(i))});
       widened |= next != sign;
       sign = next;
     }

@@ -380,6 +380,13 @@ struct KGPUAssignLayouts
     // (4-byte accesses of 2 elements, rows 8 apart within a warp).
     if (hasMmaDot)
       fn.walk([&](scf::ForOp loop) {
+        // Shapes of the tensors loaded after the loop (in its block).
+        SmallVector<ArrayRef<int64_t>> loadedAfter;
+        for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+          op->walk([&](tt::LoadOp load) {
+            if (auto type = dyn_cast<RankedTensorType>(load.getType()))
+              loadedAfter.push_back(type.getShape());
+          });
         Operation *yield = loop.getBody()->getTerminator();
         for (auto [i, result] : llvm::enumerate(loop.getResults())) {
           if (!isTensor(result) || result.use_empty())
@@ -398,15 +405,9 @@ struct KGPUAssignLayouts
           // shape (a bias or residual, which would otherwise be loaded in
           // the accumulator's layout); a store alone is converted where it
           // is (isolateAccesses).
-          auto shape = cast<RankedTensorType>(result.getType()).getShape();
-          bool loadsTile = false;
-          for (Operation *op = loop->getNextNode(); op && !loadsTile;
-               op = op->getNextNode())
-            op->walk([&](tt::LoadOp load) {
-              auto type = dyn_cast<RankedTensorType>(load.getType());
-              loadsTile |= type && type.getShape() == shape;
-            });
-          if (!loadsTile)
+          if (!llvm::is_contained(
+                  loadedAfter,
+                  cast<RankedTensorType>(result.getType()).getShape()))
             continue;
           OpBuilder b(loop->getContext());
           b.setInsertionPointAfter(loop);
@@ -542,7 +543,7 @@ struct KGPUAssignLayouts
     }
     if (chainDotsOption)
       chainDots(ctx, classes, dots, mmaOf);
-    if (isolateAccesses && (!mmaOf.empty() || !dots.empty())) {
+    if (isolateAccesses && !dots.empty()) {
       auto inMmaGroup = [&](Value v) {
         return isTensor(v) && classes.contains(v) &&
                mmaOf.count(classes.getLeaderValue(v));
@@ -598,18 +599,19 @@ struct KGPUAssignLayouts
             user = *user->getUsers().begin();
           return isa<tt::DotOp>(user);
         });
+        if (!operand)
+          return;
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
+        const auto &others = accessTypes[leader];
         // Without a tensor-core dot the accumulator's group is blocked
         // too, coalesced for its widest access: an operand load sharing it
         // with any other access (the result's store, contiguous along N,
         // where B is contiguous along K) is read in the other's order.
         operandLoadShared |=
-            operand && (mmaOf.empty() ? accessTypes[leader].size() > 1
-                                      : llvm::any_of(accessTypes[leader],
-                                                     [&](auto other) {
-                                                       return other.getShape() !=
-                                                              shape;
-                                                     }));
+            mmaOf.empty() ? others.size() > 1
+                          : llvm::any_of(others, [&](RankedTensorType other) {
+                              return other.getShape() != shape;
+                            });
       });
       // (Without a tensor-core dot, no store is isolated in the first
       // round: a CUDA-core dot's operand load gets its own index
