@@ -94,9 +94,9 @@ void scalarize(scf::ForOp loop) {
               [&](OpBuilder &b, Location yieldLoc,
                   ArrayRef<BlockArgument> sums) {
                 SmallVector<Value> next;
-                for (auto [sum, found] : llvm::zip(sums, found))
+                for (auto [sum, entry] : llvm::zip(sums, found))
                   next.push_back(
-                      arith::AddIOp::create(b, yieldLoc, sum, found.second));
+                      arith::AddIOp::create(b, yieldLoc, sum, entry.second));
                 return next;
               });
   if (failed(replaced))
@@ -116,14 +116,13 @@ void scalarize(scf::ForOp loop) {
     // Inside: the tensor is its initial value plus the steps so far; the
     // old argument is yielded unchanged (the canonicalizer drops it).
     rewriter.setInsertionPointToStart(newLoop.getBody());
-    Value inside = rebuild(rewriter, init, sum);
-    rewriter.replaceAllUsesExcept(arg, inside, inside.getDefiningOp());
+    rewriter.replaceAllUsesWith(arg, rebuild(rewriter, init, sum));
     newLoop.getBody()->getTerminator()->setOperand(i, arg);
     // After: the initial value plus all the steps.
     rewriter.setInsertionPointAfter(newLoop);
-    Value after = rebuild(rewriter, init, newLoop.getResult(firstSum + k));
-    rewriter.replaceAllUsesExcept(newLoop.getResult(i), after,
-                                  after.getDefiningOp());
+    rewriter.replaceAllUsesWith(
+        newLoop.getResult(i),
+        rebuild(rewriter, init, newLoop.getResult(firstSum + k)));
   }
 }
 
