@@ -17,18 +17,20 @@
 // thread (mask as the predicate, $5; outputs zeroed first so ptxas never
 // sees a register defined only under a predicate), the masked store one
 // st.global.v4.b32. The mask is one compare (AxisInfo: constant in runs
-// of 4), read by both without an extractvalue.
+// of 4), read by both without an extractvalue. The splatted pointers go
+// straight into the GEPs: the struct a splat packs for its users, which
+// read its elements off the pack, is erased with the other dead packs.
 // CHECK-LABEL: llvm.func @masked_copy
 // CHECK-SAME:    (%[[X:.*]]: !llvm.ptr<1>, %[[OUT:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
 // CHECK-SAME:    attributes {kiln.arg_names = ["arg0", "arg1", "arg2"], kiln.arg_types = ["ptr<f32>", "ptr<f32>", "i32"], nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
 // CHECK:         %[[MASK:.*]] = llvm.icmp "slt" %{{.*}}, %{{.*}} : i32
 // CHECK-NOT:     llvm.icmp
-// CHECK:         llvm.insertvalue %[[X]], %{{.*}}[0] : !llvm.struct<(ptr<1>, ptr<1>, ptr<1>, ptr<1>)>
-// CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-NOT:     llvm.insertvalue
+// CHECK:         llvm.getelementptr %[[X]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK:         llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];", "=r,=r,=r,=r,l,b" %{{[0-9]+}}, %[[MASK]] : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT:     ld.global
-// CHECK:         llvm.insertvalue %[[OUT]], %{{.*}}[0] : !llvm.struct<(ptr<1>, ptr<1>, ptr<1>, ptr<1>)>
-// CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-NOT:     llvm.insertvalue
+// CHECK:         llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "@$1 st.global.v4.b32 [ $0 + 0 ], { $2, $3, $4, $5 };", "l,b,r,r,r,r" %{{[0-9]+}}, %[[MASK]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1, i32, i32, i32, i32) -> ()
 // CHECK-NOT:     st.global
 // CHECK:         llvm.return
