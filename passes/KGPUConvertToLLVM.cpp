@@ -243,6 +243,26 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+/// Strides, in elements, of the shared-memory buffer a kgpu.convert_layout
+/// moves its tensor through (`bytes` per element): row-major, except that
+/// from an mma accumulator layout (mma.sync and wgmma alike: lanes 4i to
+/// 4i+3 hold 8 consecutive elements of row i of an 8-row group, as pairs;
+/// PTX ISA 9.7.14.5.8, 9.7.15.5.1) rows a multiple of 128 bytes long get 8
+/// elements of padding. Unpadded, the 8 rows a warp stores at once start in
+/// the same bank, an 8-way conflict on each pair store (triton_mm.26SCPAPX's
+/// epilogue: 32 stores of 8 bytes per thread); padded, row i starts 8 * i
+/// elements further along the banks, and the warp's 8 rows cover all 32
+/// banks (2-byte elements: 16 bytes per row, 4-byte: 32). Rows stay
+/// multiples of 16 bytes, so the destination's vector loads stay aligned.
+SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
+                                          unsigned bytes) {
+  SmallVector<int64_t> strides = rowMajorStrides(src.getShape());
+  if (kgpu::isMmaV2(src.getEncoding()) && src.getRank() == 2 &&
+      (bytes == 2 || bytes == 4) && (src.getShape()[1] * bytes) % 128 == 0)
+    strides[0] = src.getShape()[1] + 8;
+  return strides;
+}
+
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
                   int64_t byteOffset, Type elem, Value index);
 
@@ -3421,15 +3441,16 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     Type elem = getTypeConverter()->convertType(src.getElementType());
     Type mem = memoryType(elem);
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
-    SmallVector<Value> addrs = elementAddresses(
-        rewriter, loc, l, src.getEncoding(), src.getShape(),
-        rowMajorStrides(src.getShape()), offsetAttr.getInt(), mem);
+    unsigned bytes = bitWidth(mem) / 8;
+    SmallVector<int64_t> strides = convertLayoutStrides(src, bytes);
+    SmallVector<Value> addrs =
+        elementAddresses(rewriter, loc, l, src.getEncoding(), src.getShape(),
+                         strides, offsetAttr.getInt(), mem);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     // An mma.sync-layout source holds its elements in pairs of adjacent
     // columns, the first even (c0 c1 / c2 c3 of each m16n8 tile, PTX ISA
     // 9.7.14.5.8): each pair is one vector store, aligned to the pair.
-    unsigned bytes = bitWidth(mem) / 8;
     bool pairs = kgpu::isMmaV2(src.getEncoding()) && src.getRank() == 2 &&
                  in.size() % 2 == 0 && src.getShape()[1] % 2 == 0 &&
                  !elem.isInteger(1) && bytes <= 4 &&
@@ -3452,9 +3473,9 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     // along the buffer's last (contiguous) dimension are one vector load
     // of up to 16 bytes where the layout makes them so (as storeRows does
     // for stores).
-    SmallVector<Value> dstAddrs = elementAddresses(
-        rewriter, loc, l, dst.getEncoding(), dst.getShape(),
-        rowMajorStrides(dst.getShape()), offsetAttr.getInt(), mem);
+    SmallVector<Value> dstAddrs =
+        elementAddresses(rewriter, loc, l, dst.getEncoding(), dst.getShape(),
+                         strides, offsetAttr.getInt(), mem);
     SmallVector<unsigned> starts;
     unsigned vec = 1;
     if (fastestDim(dst.getEncoding()) == dst.getRank() - 1 &&
@@ -4330,7 +4351,11 @@ struct KGPUConvertToLLVM
           bytes += bytesOf(v.getType());
         allocate(op, bytes);
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
-        allocate(op, bytesOf(cvt.getType()));
+        // Laid out as the lowering does (convertLayoutStrides).
+        RankedTensorType src = cvt.getSrc().getType();
+        int64_t bytes = bytesOf(src, 1);
+        allocate(op, src.getDimSize(0) *
+                         convertLayoutStrides(src, bytes)[0] * bytes);
       }
     });
     // Loop-invariant A operands staged once before their loop

@@ -45,9 +45,11 @@
 // CHECK-COUNT-8: nvvm.mma.sync
 // CHECK-NOT:     nvvm.mma.sync
 // The epilogue's conversion (mma -> blocked) stores the accumulator's
-// column pairs at constant offsets from one pointer.
+// column pairs at constant offsets from one pointer, in rows of 64 + 8
+// f32 (padded against bank conflicts): the pair 8 rows down is 576
+// elements on.
 // CHECK:         %[[C:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK-NEXT:    llvm.getelementptr %[[C]][512] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    llvm.getelementptr %[[C]][576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    llvm.getelementptr %[[C]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK:         llvm.store %{{.*}}, %[[C]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 tt.func public @dot_once(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
