@@ -62,6 +62,10 @@ constexpr StringLiteral kWgmmaDotAttr = "kgpu.wgmma_dot";
 /// On a tt.trans whose only user, an mma.sync dot, stages its source as B
 /// (Lowering::bTransSource): the trans itself moves no data.
 constexpr StringLiteral kFusedIntoDotAttr = "kgpu.fused_into_dot";
+/// On a kgpu.convert_layout whose buffer rows are padded
+/// (convertLayoutStrides): set where the padding takes no shared memory
+/// the kernel would otherwise have left.
+constexpr StringLiteral kPaddedRowsAttr = "kgpu.padded_rows";
 
 /// State shared by all patterns of one run.
 struct Lowering {
@@ -245,7 +249,7 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
 
 /// Strides, in elements, of the shared-memory buffer a kgpu.convert_layout
 /// moves its tensor through (`bytes` per element): row-major, except that
-/// from an mma accumulator layout (mma.sync and wgmma alike: lanes 4i to
+/// with `padded` (the op's kPaddedRowsAttr), from an mma accumulator layout (mma.sync and wgmma alike: lanes 4i to
 /// 4i+3 hold 8 consecutive elements of row i of an 8-row group, as pairs;
 /// PTX ISA 9.7.14.5.8, 9.7.15.5.1) rows a multiple of 128 bytes long get 8
 /// elements of padding. Unpadded, the 8 rows a warp stores at once start in
@@ -255,9 +259,9 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
 /// banks (2-byte elements: 16 bytes per row, 4-byte: 32). Rows stay
 /// multiples of 16 bytes, so the destination's vector loads stay aligned.
 SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
-                                          unsigned bytes) {
+                                          unsigned bytes, bool padded) {
   SmallVector<int64_t> strides = rowMajorStrides(src.getShape());
-  if (kgpu::isMmaV2(src.getEncoding()) && src.getRank() == 2 &&
+  if (padded && kgpu::isMmaV2(src.getEncoding()) && src.getRank() == 2 &&
       (bytes == 2 || bytes == 4) && (src.getShape()[1] * bytes) % 128 == 0)
     strides[0] = src.getShape()[1] + 8;
   return strides;
@@ -3442,7 +3446,8 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     Type mem = memoryType(elem);
     SmallVector<Value> in = unpack(rewriter, loc, adaptor.getSrc());
     unsigned bytes = bitWidth(mem) / 8;
-    SmallVector<int64_t> strides = convertLayoutStrides(src, bytes);
+    SmallVector<int64_t> strides =
+        convertLayoutStrides(src, bytes, op->hasAttr(kPaddedRowsAttr));
     SmallVector<Value> addrs =
         elementAddresses(rewriter, loc, l, src.getEncoding(), src.getShape(),
                          strides, offsetAttr.getInt(), mem);
@@ -4239,6 +4244,8 @@ struct KGPUConvertToLLVM
     };
     // Bytes of each op's shared memory from offset 0 (allocate).
     DenseMap<Operation *, int64_t> allocBytes;
+    // Conversions whose rows could be padded, and their padded bytes.
+    SmallVector<std::pair<Operation *, int64_t>> paddable;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
       grow(op, bytes);
@@ -4351,11 +4358,14 @@ struct KGPUConvertToLLVM
           bytes += bytesOf(v.getType());
         allocate(op, bytes);
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
-        // Laid out as the lowering does (convertLayoutStrides).
+        // Unpadded here; padded below where that costs no shared memory.
+        allocate(op, bytesOf(cvt.getType()));
         RankedTensorType src = cvt.getSrc().getType();
         int64_t bytes = bytesOf(src, 1);
-        allocate(op, src.getDimSize(0) *
-                         convertLayoutStrides(src, bytes)[0] * bytes);
+        int64_t padded = src.getDimSize(0) *
+                         convertLayoutStrides(src, bytes, true)[0] * bytes;
+        if (padded != bytesOf(src))
+          paddable.push_back({op, padded});
       }
     });
     // Loop-invariant A operands staged once before their loop
@@ -4367,6 +4377,21 @@ struct KGPUConvertToLLVM
     // Where those regions would take the module over the CTA's shared
     // memory, no A is hoisted: each such dot stages A with B again, in the
     // reused bytes (the kernel compiled before the hoisting existed).
+    // Conversions get padded rows (convertLayoutStrides) where that leaves
+    // every other region where it is: within the bytes the largest op
+    // reuses anyway, or, in a kernel with no region above those bytes (no
+    // hoisted A, no pipelined slots of their own), within the CTA's
+    // shared memory. A kernel that fitted without padding still fits.
+    for (auto [op, padded] : paddable) {
+      int64_t need = llvm::alignTo(padded, 16);
+      if (!ownOps.empty() ||
+          (need > smemBytes &&
+           (!hoistedA.empty() || need > targetInfo->getMaxSharedBytes())))
+        continue;
+      op->setAttr(kPaddedRowsAttr, UnitAttr::get(ctx));
+      grow(op, padded);
+      allocBytes[op] = padded;
+    }
     int64_t reusedBytes = smemBytes;
     DenseMap<Value, int64_t> hoistedOffset;
     int64_t deviceEnd = reusedBytes;

@@ -44,12 +44,12 @@
 // thread's own P registers (four .b32 pairs per 16-wide K step: C
 // fragments of N tiles 2k and 2k + 1); it stages only V. Shared memory:
 // the reused bytes are the first dot's K 32 x 72 f16 and the second's
-// V 64 x 40 f16 (10240 for the epilogue's conversion, 64 rows of 32 + 8
-// f32), plus Q's 5120.
+// V 64 x 40 f16 (8192 for the epilogue's conversion, whose rows stay
+// unpadded under the hoisted Q), plus Q's 5120.
 // CHAINED-LAYOUT: #[[$MMA:.*]] = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 // CHAINED-LAYOUT: tt.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
 // CHAINED-LAYOUT: tt.dot {{.*}} : tensor<64x64xf16, #[[$MMA]]> * {{.*}} -> tensor<64x32xf32, #[[$MMA]]>
-// CHAINED: kgpu.shared = 15360 : i32
+// CHAINED: kgpu.shared = 13312 : i32
 // CHAINED-LABEL: llvm.func @attention
 // CHAINED: scf.for
 // CHAINED-COUNT-16: nvvm.mma.sync
@@ -190,11 +190,12 @@ tt.func public @trans_b_used_twice(%a: tensor<64x32xf16>, %k: tensor<64x32xf16>,
 // -----
 
 // Both at once: A loop-invariant (staged once before the loop: 64 x (32 +
-// 8) f16 = 5120 bytes above the 18432 reused ones, which the epilogue's
-// 64 x 64 f32 conversion needs with its rows padded to 64 + 8) and B =
-// tt.trans(K) with K changing every iteration (K staged as 64 rows of
-// 32 + 8 in the reused bytes, read without .trans).
-// CHECK: kgpu.shared = 23552 : i32
+// 8) f16 = 5120 bytes above the 16384 reused ones, which the epilogue's
+// 64 x 64 f32 conversion needs; its rows stay unpadded, since padding
+// would grow the reused bytes under the hoisted A) and B = tt.trans(K)
+// with K changing every iteration (K staged as 64 rows of 32 + 8 in the
+// reused bytes, read without .trans).
+// CHECK: kgpu.shared = 21504 : i32
 // CHECK-LABEL: llvm.func @hoisted_a_trans_b
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-16: llvm.store {{.*}} : f16, !llvm.ptr<3>
