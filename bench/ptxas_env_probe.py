@@ -9,7 +9,7 @@ memory grows as it is touched):
 
     python3 bench/ptxas_env_probe.py [--ptxas PATH] [--repeats N] [--arch sm_90a] FILE.ptx ...
 
-Each repeat runs every (file, variant) once, in a rotating order, as a new
+Each repeat runs every (file, variant) once (--variants picks some), in a rotating order, as a new
 ptxas process (`ptxas -arch=ARCH -O3 -v -o TMP.cubin FILE`); prints min /
 median / max wall ms per file and variant, and, with --json, every sample.
 The cubins of all variants are compared byte for byte (a tunable must not
@@ -41,6 +41,9 @@ def main():
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--json")
+    ap.add_argument("--variants", help="comma-separated variant names to run "
+                    "(each matches the variant whose name starts with it; "
+                    "default: all): e.g. plain,kiln")
     a = ap.parse_args()
     if a.repeats < 1:
         ap.error(f"--repeats must be at least 1, got {a.repeats}")
@@ -55,8 +58,17 @@ def main():
         out_dir = os.path.dirname(os.path.abspath(a.json))
         if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
             ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
+    variants = list(VARIANTS)
+    if a.variants:
+        variants = []
+        for want in a.variants.split(","):
+            found = [v for v in VARIANTS if v.startswith(want)]
+            if len(found) != 1:
+                ap.error(f"--variants: '{want}' matches {len(found)} of "
+                         f"{', '.join(VARIANTS)}")
+            variants += found
     work = tempfile.mkdtemp(prefix="ptxas-env-")
-    samples = {(f, v): [] for f in a.ptx for v in VARIANTS}
+    samples = {(f, v): [] for f in a.ptx for v in variants}
     cubins = {}
     base = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
     try:
