@@ -2166,7 +2166,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
 
 /// The tensor-core part of a tf32 dot with an mma.sync (version 2)
 /// accumulator: A (`aT`, MxK) and B (`bT`, KxN) of f32 are in shared memory
-/// at byte `aBase` / `bBase`, row-major with rows padded by 8 elements.
+/// at byte `aBase` / `bBase` plus `aOff` / `bOff` elements (a pipelined
+/// loop's slot; i32), row-major with rows padded by 8 elements.
 /// Per 8-wide K step each warp loads its operand fragments element by
 /// element where kgpu::getMmaTf32OperandFragment puts them (A: 4 .b32
 /// registers per 16x8 tile, B: 2 per 8x8 tile; PTX ISA 9.7.14.5.7), rounds
@@ -2182,7 +2183,8 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
                                Location loc, const Lowering &l,
                                kgpu::MmaEncodingAttr mma, RankedTensorType aT,
                                RankedTensorType bT, ArrayRef<Value> accIn,
-                               int64_t aBase, int64_t bBase, bool threePass) {
+                               int64_t aBase, Value aOff, int64_t bBase,
+                               Value bOff, bool threePass) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
@@ -2232,7 +2234,7 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
         Value x = LLVM::LoadOp::create(
             rewriter, loc, f32,
             smemAddress(rewriter, loc, l, aBase, f32,
-                        im.add(im.mul(row, strideA), col)));
+                        im.add(im.add(im.mul(row, strideA), col), aOff)));
         aFrag[rm].push_back(split(x));
       }
     for (int64_t rn = 0; rn < repN; ++rn)
@@ -2245,7 +2247,7 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
         Value x = LLVM::LoadOp::create(
             rewriter, loc, f32,
             smemAddress(rewriter, loc, l, bBase, f32,
-                        im.add(im.mul(row, strideB), col)));
+                        im.add(im.add(im.mul(row, strideB), col), bOff)));
         bFrag[rn].push_back(split(x));
       }
     auto part = [](ArrayRef<std::pair<Value, Value>> frag, bool lo) {
@@ -2832,7 +2834,9 @@ struct DotLowering : KPattern<tt::DotOp> {
                                           rewriter.getF32Type());
     auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
     if (aT.getElementType().isF32()) {
-      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, baseB,
+      Value zero = i32Const(rewriter, loc, 0);
+      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, zero, baseB,
+                        zero,
                         op.getInputPrecision() == tt::InputPrecision::TF32x3);
     } else {
       Value zero = i32Const(rewriter, loc, 0);
@@ -3424,9 +3428,17 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
       return LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
                                  i32Const(rewriter, loc, slotBytes / bytes));
     };
-    acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
-                    slotOffset(op.getASlotBytes()), op.getBOffset(),
-                    slotOffset(op.getBSlotBytes()), op.getBKMajor(), aRegs);
+    if (aT.getElementType().isF32()) {
+      // tf32 slots (kgpu-pipeline-dot-loops; checked before the
+      // conversion: B row-major, A in its slot).
+      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
+                        slotOffset(op.getASlotBytes()), op.getBOffset(),
+                        slotOffset(op.getBSlotBytes()), op.getTf32x3());
+    } else {
+      acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
+                      slotOffset(op.getASlotBytes()), op.getBOffset(),
+                      slotOffset(op.getBSlotBytes()), op.getBKMajor(), aRegs);
+    }
     DotLowering::replaceWithAccumulators(rewriter, getTypeConverter(), op, acc);
     return success();
   }
@@ -4166,10 +4178,15 @@ struct KGPUConvertToLLVM
         Type ea = aT.getElementType();
         Type eb = cast<RankedTensorType>(dot.getBType()).getElementType();
         bool f8 = isF8UpcastableToF16(ea);
-        if (ea != eb || !(ea.isF16() || ea.isBF16() || f8)) {
-          op->emitError() << "local_dot multiplies f16, bf16, f8E4M3FN or "
-                             "f8E5M2 slots of one type, not "
+        if (ea != eb || !(ea.isF16() || ea.isBF16() || f8 || ea.isF32())) {
+          op->emitError() << "local_dot multiplies f16, bf16, f8E4M3FN, "
+                             "f8E5M2 or f32 (tf32) slots of one type, not "
                           << ea << " x " << eb;
+          return WalkResult::interrupt();
+        }
+        if (ea.isF32() && (dot.getWgmma() || dot.getA() || dot.getBKMajor())) {
+          op->emitError() << "local_dot on f32 slots (tf32) is mma.sync only, "
+                             "with A and B (row-major) read from their slots";
           return WalkResult::interrupt();
         }
         if (f8 && (!dot.getBKMajor() || aT.getDimSize(1) % 32)) {

@@ -262,10 +262,15 @@ struct KGPUPipelineDotLoops
       return std::nullopt;
     tt::DotOp dot = plan.dot;
     // Slots hold 16-bit tiles (local_dot reads them with ldmatrix for
-    // m16n8k16) or f8 tiles upcast to them; tf32 dots (f32 operands,
-    // m16n8k8) stay unpipelined.
+    // m16n8k16), f8 tiles upcast to them, or f32 tiles of a tf32 / tf32x3
+    // dot (local_dot reads and rounds them element by element for
+    // m16n8k8 .tf32, B N-contiguous only; an ieee f32 dot runs on CUDA
+    // cores, not here).
     Type elem = dot.getA().getType().getElementType();
-    if (!(elem.isF16() || elem.isBF16()))
+    bool tf32 = elem.isF32() &&
+                (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
+                 dot.getInputPrecision() == tt::InputPrecision::TF32x3);
+    if (!(elem.isF16() || elem.isBF16() || tf32))
       return std::nullopt;
     // The accumulator is carried by the loop and only feeds the yield:
     // either as the dot's C, or (dot from zero) through one arith.addf.
@@ -335,6 +340,8 @@ struct KGPUPipelineDotLoops
       return std::nullopt;
     if (plan.upcasts[0] &&
         (!plan.bKMajor || dot.getA().getType().getDimSize(1) % 32))
+      return std::nullopt;
+    if (tf32 && (plan.bKMajor || plan.bTrans))
       return std::nullopt;
     // A dot from zero whose sum the loop adds is multiplied with mma.sync
     // (the wgmma loop keeps its group in flight across the back edge, the
@@ -727,7 +734,7 @@ struct KGPUPipelineDotLoops
           b.getI64IntegerAttr(regs ? 0 : sd.aOffset), b.getI64IntegerAttr(0),
           b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
           b.getI32IntegerAttr(2), b.getUnitAttr(), b.getUnitAttr(),
-          sd.bKMajor ? b.getUnitAttr() : UnitAttr());
+          sd.bKMajor ? b.getUnitAttr() : UnitAttr(), UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
@@ -895,7 +902,11 @@ struct KGPUPipelineDotLoops
           b.getI64IntegerAttr(slotBytes[1]), b.getI32IntegerAttr(S),
           useWgmma ? b.getUnitAttr() : UnitAttr(),
           useWgmma ? b.getUnitAttr() : UnitAttr(),
-          plan.bKMajor ? b.getUnitAttr() : UnitAttr());
+          plan.bKMajor ? b.getUnitAttr() : UnitAttr(),
+          plan.dot.getInputPrecision() == tt::InputPrecision::TF32x3 &&
+                  aT.getElementType().isF32()
+              ? b.getUnitAttr()
+              : UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value accOut = localDot.getResult();

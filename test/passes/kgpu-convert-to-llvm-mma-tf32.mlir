@@ -92,16 +92,18 @@ tt.func public @dot_ieee(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %p: !tt.p
 
 // A shape wgmma would take for f16 (M = 16 x 4 warps, K and N multiples of
 // 64) keeps mma.sync's warp split for tf32 (no tf32 wgmma in kiln):
-// [2, 2], not [4, 1]. In a K loop the tiles are not software-pipelined
-// (the slots hold 16-bit tiles): no cp.async; mma.sync m16n8k8 .tf32.
+// [2, 2], not [4, 1]. In a K loop the tiles are software-pipelined into
+// f32 slots (kgpu-pipeline-dot-loops-tf32.mlir): cp.async copies, mma.sync
+// m16n8k8 .tf32 on the slots, no wgmma.
 // LAYOUT: #[[$MMA:.*]] = #kgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // LAYOUT-LABEL: tt.func public @tf32_loop
 // LAYOUT: tt.dot {{.*}} -> tensor<64x64xf32, #[[$MMA]]>
 // PIPE-LABEL: llvm.func @tf32_loop
-// PIPE-NOT: nvvm.cp.async
+// PIPE-NOT: wgmma
+// PIPE: nvvm.cp.async.shared.global
 // PIPE-NOT: wgmma
 // PIPE: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
-// PIPE-NOT: nvvm.cp.async
+// PIPE-NOT: wgmma
 // PIPE: llvm.return
 tt.func public @tf32_loop(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>

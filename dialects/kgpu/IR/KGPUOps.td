@@ -112,7 +112,11 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     one format, `bKMajor`, K a multiple of 32) hold the loaded bytes: for
     mma.sync, rows padded by 16 bytes, fragments upcast to f16 after
     ldmatrix; with `wgmma`, whole 128-byte swizzled rows, multiplied by
-    wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5).
+    wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5). f32 slots
+    (a tt.dot with inputPrecision tf32 or, with `tf32x3`, tf32x3; B not
+    `bKMajor`): rows padded by 8 elements, each element rounded to tf32
+    as it is read, mma.sync.m16n8k8 .tf32 (three per tile with `tf32x3`,
+    hi/lo split as the tt.dot lowering does it).
 
     With `a` (16-bit, in the accumulator's layout with the warps along M
     only: attention's P), A comes from the thread's registers instead of a
@@ -125,7 +129,8 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
                        TypeAttr:$bType, I64Attr:$aOffset, I64Attr:$aSlotBytes,
                        I64Attr:$bOffset, I64Attr:$bSlotBytes,
                        I32Attr:$numSlots, UnitAttr:$wgmma,
-                       UnitAttr:$noWait, UnitAttr:$bKMajor);
+                       UnitAttr:$noWait, UnitAttr:$bKMajor,
+                       UnitAttr:$tf32x3);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $acc (`a` $a^ `:` type($a))? `slot` $slot attr-dict `:` type($acc) `->`

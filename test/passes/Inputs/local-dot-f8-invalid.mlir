@@ -41,7 +41,7 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @mixed_slots(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot multiplies f16, bf16, f8E4M3FN or f8E5M2 slots of one type, not 'f8E4M3FN' x 'f16'}}
+    // expected-error @+1 {{local_dot multiplies f16, bf16, f8E4M3FN, f8E5M2 or f32 (tf32) slots of one type, not 'f8E4M3FN' x 'f16'}}
     %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 2560 : i64, aType = tensor<32x64xf8E4M3FN, #blocked>, bKMajor, bOffset = 7680 : i64, bSlotBytes = 10240 : i64, bType = tensor<64x64xf16, #blocked1>, numSlots = 3 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
@@ -61,6 +61,25 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
     %slot = arith.constant 0 : i32
     // expected-error @+1 {{local_dot's register A must be the aType tile, 16-bit, in the accumulator's layout with the warps along M only, got 'tensor<32x64xf16, #kgpu.mma<{version = 2, warpsPerCTA = [1, 2], instrShape = [16, 8]}>>'}}
     %d = kgpu.local_dot %acc a %a : tensor<32x64xf16, #mma> slot %slot {aOffset = 0 : i64, aSlotBytes = 0 : i64, aType = tensor<32x64xf16, #mma>, bOffset = 0 : i64, bSlotBytes = 9216 : i64, bType = tensor<64x64xf16, #blocked1>, numSlots = 2 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// f32 (tf32) slots with B stored transposed: the tf32 fragments are read
+// from row-major B only.
+#blocked = #kgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#blocked1 = #kgpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 2], order = [0, 1]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [1, 2], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @tf32_b_k_major(%p: !tt.ptr<f32>) {
+    %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
+    %slot = arith.constant 0 : i32
+    // expected-error @+1 {{local_dot on f32 slots (tf32) is mma.sync only, with A and B (row-major) read from their slots}}
+    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<32x32xf32, #blocked>, bKMajor, bOffset = 15360 : i64, bSlotBytes = 10240 : i64, bType = tensor<32x64xf32, #blocked1>, numSlots = 3 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
     tt.return

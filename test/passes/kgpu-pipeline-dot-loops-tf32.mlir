@@ -1,0 +1,143 @@
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM --enable-var-scope
+
+// A tf32 K loop (f32 A 64x32 and B 32x64, B N-contiguous): its tiles are
+// copied by cp.async into 3 slots of f32 rows padded by 8 elements (A 64 x
+// 40 x 4 = 10240 bytes, B 32 x 72 x 4 = 9216), and local_dot multiplies
+// from the slot with mma.sync.m16n8k8 .tf32, each element rounded to tf32
+// (cvt.rna.tf32.f32) as it is read.
+// CHECK-LABEL: tt.func public @tf32_loop
+// CHECK:         kgpu.async_copy
+// CHECK:         scf.for
+// CHECK:           kgpu.local_dot %{{.*}} slot %{{.*}} {aOffset = 0 : i64, aSlotBytes = 10240 : i64, aType = tensor<64x32xf32, {{.*}}>, bOffset = 30720 : i64, bSlotBytes = 9216 : i64, bType = tensor<32x64xf32, {{.*}}>, numSlots = 3 : i32}
+// CHECK-NOT:     tt.dot
+// LLVM-LABEL: llvm.func @tf32_loop
+// LLVM:         nvvm.cp.async.shared.global
+// LLVM:         scf.for
+// LLVM:           llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// LLVM:           llvm.inline_asm {{.*}}"cvt.rna.tf32.f32 $0, $1;"
+// LLVM:           nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+tt.func public @tf32_loop(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %pa0 = tt.addptr %pa, %rka : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %pb0 = tt.addptr %pb, %rnb : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  %stepB = arith.constant dense<2048> : tensor<32x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f32>>
+    %vb = tt.load %xb : tensor<32x64x!tt.ptr<f32>>
+    %d = tt.dot %va, %vb, %acc, inputPrecision = tf32 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>
+  }
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %s64 = arith.constant dense<64> : tensor<64x1xi32>
+  %rmo = arith.muli %rm2, %s64 : tensor<64x1xi32>
+  %rmb = tt.broadcast %rmo : tensor<64x1xi32> -> tensor<64x64xi32>
+  %rnc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rmb, %rnc : tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc0 = tt.addptr %pc, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc0, %r#2 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// tf32x3: the same loop; local_dot takes tf32x3 and issues three mma.sync
+// per tile (a_lo * b_hi, a_hi * b_lo, a_hi * b_hi).
+// CHECK-LABEL: tt.func public @tf32x3_loop
+// CHECK:         kgpu.local_dot {{.*}}tf32x3
+// LLVM-LABEL: llvm.func @tf32x3_loop
+// LLVM-COUNT-3: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
+tt.func public @tf32x3_loop(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %pa0 = tt.addptr %pa, %rka : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %pb0 = tt.addptr %pb, %rnb : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  %stepB = arith.constant dense<2048> : tensor<32x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f32>>
+    %vb = tt.load %xb : tensor<32x64x!tt.ptr<f32>>
+    %d = tt.dot %va, %vb, %acc, inputPrecision = tf32x3 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>
+  }
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %s64 = arith.constant dense<64> : tensor<64x1xi32>
+  %rmo = arith.muli %rm2, %s64 : tensor<64x1xi32>
+  %rmb = tt.broadcast %rmo : tensor<64x1xi32> -> tensor<64x64xi32>
+  %rnc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rmb, %rnc : tensor<64x64xi32>
+  %pc0 = tt.addptr %pc, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc0, %r#2 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// An ieee f32 dot runs on CUDA cores: its loop is not pipelined.
+// CHECK-LABEL: tt.func public @ieee_loop
+// CHECK-NOT:     kgpu.local_dot
+// CHECK:         tt.dot
+tt.func public @ieee_loop(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %pa0 = tt.addptr %pa, %rka : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<32x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %pb0 = tt.addptr %pb, %rnb : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+  %stepB = arith.constant dense<2048> : tensor<32x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f32>>
+    %vb = tt.load %xb : tensor<32x64x!tt.ptr<f32>>
+    %d = tt.dot %va, %vb, %acc, inputPrecision = ieee : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<32x64x!tt.ptr<f32>>, tensor<32x64xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f32>>, tensor<32x64x!tt.ptr<f32>>, tensor<64x64xf32>
+  }
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %s64 = arith.constant dense<64> : tensor<64x1xi32>
+  %rmo = arith.muli %rm2, %s64 : tensor<64x1xi32>
+  %rmb = tt.broadcast %rmo : tensor<64x1xi32> -> tensor<64x64xi32>
+  %rnc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rmb, %rnc : tensor<64x64xi32>
+  %pc0 = tt.addptr %pc, %off : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc0, %r#2 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
