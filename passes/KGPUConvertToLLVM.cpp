@@ -62,9 +62,9 @@ constexpr StringLiteral kWgmmaDotAttr = "kgpu.wgmma_dot";
 /// On a tt.trans whose only user, an mma.sync dot, stages its source as B
 /// (Lowering::bTransSource): the trans itself moves no data.
 constexpr StringLiteral kFusedIntoDotAttr = "kgpu.fused_into_dot";
-/// On a kgpu.convert_layout whose buffer rows are padded
-/// (convertLayoutStrides): set where the padding takes no shared memory
-/// the kernel would otherwise have left.
+/// On a kgpu.convert_layout (convertLayoutStrides) or a CUDA-core tt.dot
+/// (cudaCoreDotStrides) whose shared-memory rows are padded: set where the
+/// padding takes no shared memory the kernel would otherwise have left.
 constexpr StringLiteral kPaddedRowsAttr = "kgpu.padded_rows";
 
 /// State shared by all patterns of one run.
@@ -265,6 +265,22 @@ SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
       (bytes == 2 || bytes == 4) && (src.getShape()[1] * bytes) % 128 == 0)
     strides[0] = src.getShape()[1] + 8;
   return strides;
+}
+
+/// Row strides, in elements, of A (M x K) and B (K x N) as the CUDA-core
+/// tt.dot stages them in shared memory (`bytes` per element): row-major,
+/// with `padded` 16 bytes more per row. In its K loop the lanes of a warp
+/// read A at the same k in different rows; rows a multiple of 128 bytes
+/// long put those in one bank (dot_f32_ieee_64x64x32: 2-way on every A
+/// read). B is stored from its load's layout, which for a transposed B
+/// runs lanes down k: 8-way on those stores with rows of 256 bytes
+/// (dot_f32_ieee_bt_32x64x32), 4-way padded. 16 bytes keep the rows
+/// aligned for the vector stores and loads of whole runs.
+std::pair<int64_t, int64_t> cudaCoreDotStrides(RankedTensorType aT,
+                                               RankedTensorType bT,
+                                               unsigned bytes, bool padded) {
+  int64_t pad = padded ? 16 / bytes : 0;
+  return {aT.getDimSize(1) + pad, bT.getDimSize(1) + pad};
 }
 
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
@@ -2167,7 +2183,9 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
 /// The tensor-core part of a tf32 dot with an mma.sync (version 2)
 /// accumulator: A (`aT`, MxK) and B (`bT`, KxN) of f32 are in shared memory
 /// at byte `aBase` / `bBase` plus `aOff` / `bOff` elements (a pipelined
-/// loop's slot; i32), row-major with rows padded by 8 elements.
+/// loop's slot; i32), row-major with rows of `strideA` / `strideB`
+/// elements (kgpu::getPaddedRowStride: 8 elements of padding where tt.dot
+/// stages them; in a pipeline's slots 4 for A and 8 for B).
 /// Per 8-wide K step each warp loads its operand fragments element by
 /// element where kgpu::getMmaTf32OperandFragment puts them (A: 4 .b32
 /// registers per 16x8 tile, B: 2 per 8x8 tile; PTX ISA 9.7.14.5.7), rounds
@@ -2183,13 +2201,12 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
                                Location loc, const Lowering &l,
                                kgpu::MmaEncodingAttr mma, RankedTensorType aT,
                                RankedTensorType bT, ArrayRef<Value> accIn,
-                               int64_t aBase, Value aOff, int64_t bBase,
-                               Value bOff, bool threePass) {
+                               int64_t aBase, Value aOff, int64_t strideA,
+                               int64_t bBase, Value bOff, int64_t strideB,
+                               bool threePass) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-  int64_t strideA = kgpu::getPaddedRowStride(K),
-          strideB = kgpu::getPaddedRowStride(N);
   WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
   int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
   Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
@@ -2500,20 +2517,23 @@ struct DotLowering : KPattern<tt::DotOp> {
                  ? lowerMmaV2(op, adaptor, rewriter, base)
                  : lowerMfma(op, adaptor, rewriter, base);
 
-    // 1. A at [0, M*K), B at [M*K, M*K + K*N), row-major.
+    // 1. A at [0, M*SA), B at [M*SA, M*SA + K*SB), rows of SA and SB
+    // elements (cudaCoreDotStrides).
+    auto [SA, SB] = cudaCoreDotStrides(aT, bT, bitWidth(mem) / 8,
+                                       op->hasAttr(kPaddedRowsAttr));
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
-    auto store = [&](Value converted, RankedTensorType type, int64_t first) {
+    auto store = [&](Value converted, RankedTensorType type, int64_t first,
+                     int64_t stride) {
       SmallVector<Value> vals = unpack(rewriter, loc, converted);
       SmallVector<Value> addrs = elementAddresses(
-          rewriter, loc, l, type.getEncoding(), type.getShape(),
-          rowMajorStrides(type.getShape()),
+          rewriter, loc, l, type.getEncoding(), type.getShape(), {stride, 1},
           base + first * int64_t(bitWidth(mem) / 8), mem);
       for (auto [i, addr] : llvm::enumerate(addrs))
         LLVM::StoreOp::create(rewriter, loc, vals[i], addr);
     };
-    store(adaptor.getA(), aT, 0);
-    store(adaptor.getB(), bT, M * K);
+    store(adaptor.getA(), aT, 0, SA);
+    store(adaptor.getB(), bT, M * SA, SB);
     l.target->barrier(rewriter, loc);
 
     // 2. The accumulator elements of this thread, grouped by row and column.
@@ -2563,14 +2583,14 @@ struct DotLowering : KPattern<tt::DotOp> {
       for (Value m : rowIdx)
         aVals.push_back(operand(LLVM::AddOp::create(
             rewriter, loc,
-            LLVM::MulOp::create(rewriter, loc, m, i32Const(rewriter, loc, K)), k)));
+            LLVM::MulOp::create(rewriter, loc, m, i32Const(rewriter, loc, SA)), k)));
       for (Value n : colIdx)
         bVals.push_back(operand(LLVM::AddOp::create(
             rewriter, loc,
             LLVM::AddOp::create(
                 rewriter, loc,
-                LLVM::MulOp::create(rewriter, loc, k, i32Const(rewriter, loc, N)), n),
-            i32Const(rewriter, loc, M * K))));
+                LLVM::MulOp::create(rewriter, loc, k, i32Const(rewriter, loc, SB)), n),
+            i32Const(rewriter, loc, M * SA))));
       SmallVector<Value> next;
       for (auto [e, acc] : llvm::enumerate(loop.getRegionIterArgs())) {
         Value a = aVals[rowOf[e]], b = bVals[colOf[e]];
@@ -2835,8 +2855,9 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
     if (aT.getElementType().isF32()) {
       Value zero = i32Const(rewriter, loc, 0);
-      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, zero, baseB,
-                        zero,
+      acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, zero,
+                        kgpu::getPaddedRowStride(aT.getDimSize(1)), baseB, zero,
+                        kgpu::getPaddedRowStride(bT.getDimSize(1)),
                         op.getInputPrecision() == tt::InputPrecision::TF32x3);
     } else {
       Value zero = i32Const(rewriter, loc, 0);
@@ -3432,8 +3453,11 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
       // tf32 slots (kgpu-pipeline-dot-loops; checked before the
       // conversion: B row-major, A in its slot).
       acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
-                        slotOffset(op.getASlotBytes()), op.getBOffset(),
-                        slotOffset(op.getBSlotBytes()), op.getTf32x3());
+                        slotOffset(op.getASlotBytes()),
+                        kgpu::getPaddedRowStride(aT.getDimSize(1), 32),
+                        op.getBOffset(), slotOffset(op.getBSlotBytes()),
+                        kgpu::getPaddedRowStride(bT.getDimSize(1), 32, true),
+                        op.getTf32x3());
     } else {
       acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, op.getAOffset(),
                       slotOffset(op.getASlotBytes()), op.getBOffset(),
@@ -4363,8 +4387,17 @@ struct KGPUConvertToLLVM
           recordASource(dot, source);
           if (source == DotLowering::ASource::Hoisted)
             hoistedA.push_back(dot);
-        } else
-          allocate(op, bytesOf(dot.getA().getType()) + bytesOf(dot.getB().getType()));
+        } else {
+          // Unpadded here; padded below where that costs no shared memory.
+          RankedTensorType aT = dot.getA().getType(), bT = dot.getB().getType();
+          allocate(op, bytesOf(aT) + bytesOf(bT));
+          if (aT.getRank() == 2) {
+            int64_t bytes = bytesOf(aT, 1);
+            auto [sa, sb] = cudaCoreDotStrides(aT, bT, bytes, true);
+            paddable.push_back(
+                {op, (aT.getDimSize(0) * sa + bT.getDimSize(0) * sb) * bytes});
+          }
+        }
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op) &&
                  !op->hasAttr(kFusedIntoDotAttr)) {
@@ -4394,7 +4427,8 @@ struct KGPUConvertToLLVM
     // Where those regions would take the module over the CTA's shared
     // memory, no A is hoisted: each such dot stages A with B again, in the
     // reused bytes (the kernel compiled before the hoisting existed).
-    // Conversions get padded rows (convertLayoutStrides) where that leaves
+    // Conversions and CUDA-core dots get padded rows (convertLayoutStrides,
+    // cudaCoreDotStrides) where that leaves
     // every other region where it is: within the bytes the largest op
     // reuses anyway, or, in a kernel with no region above those bytes (no
     // hoisted A, no pipelined slots of their own), within the CTA's

@@ -450,7 +450,7 @@ struct KGPUPipelineDotLoops
       copyTile(b, loc, map.lookupOrDefault(load.getPtr()),
                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
                live, slot, offsets[i], slotBytes[i],
-               swizzle[i] ? cols : getPaddedRowStride(cols, elemBits),
+               swizzle[i] ? cols : getPaddedRowStride(cols, elemBits, i == 1),
                swizzle[i], transpose, plan.ownRegion);
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
@@ -782,8 +782,8 @@ struct KGPUPipelineDotLoops
     int64_t slotBytes[2] = {
         int64_t(llvm::alignTo(M * getPaddedRowStride(K, bits) * bytes, 16)),
         int64_t(llvm::alignTo(plan.bKMajor
-                                  ? N * getPaddedRowStride(K, bits) * bytes
-                                  : K * getPaddedRowStride(N, bits) * bytes,
+                                  ? N * getPaddedRowStride(K, bits, true) * bytes
+                                  : K * getPaddedRowStride(N, bits, true) * bytes,
                               16))};
     if (useWgmma) {
       // Rows of whole 128-byte swizzle atoms: an f8 K of 64 fills half of

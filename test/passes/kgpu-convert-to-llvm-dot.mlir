@@ -6,9 +6,11 @@
 // RUN: not kiln-opt %S/Inputs/fnuz-dot.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4 arch=gfx942' 2>&1 | FileCheck %s --check-prefix=FNUZ-AMD
 
 // tt.dot on CUDA cores: A (32x16 f16) and B (16x32 f16) to dynamic shared
-// memory (2048 bytes), one barrier, then a loop over K whose iteration
-// multiplies f32-extended operands into the thread's accumulators.
-// CHECK: kgpu.shared = 2048 : i32
+// memory in rows padded by 16 bytes (32 x 24 + 16 x 40 f16 = 2816 bytes;
+// the padding leaves the warp's reads of A rows in distinct banks), one
+// barrier, then a loop over K whose iteration multiplies f32-extended
+// operands into the thread's accumulators.
+// CHECK: kgpu.shared = 2816 : i32
 // CHECK: llvm.mlir.global external @kgpu_shared_memory() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @dot_f16
 // CHECK: nvvm.barrier0

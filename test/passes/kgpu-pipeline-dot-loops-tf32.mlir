@@ -2,14 +2,15 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM --enable-var-scope
 
 // A tf32 K loop (f32 A 64x32 and B 32x64, B N-contiguous): its tiles are
-// copied by cp.async into 3 slots of f32 rows padded by 8 elements (A 64 x
-// 40 x 4 = 10240 bytes, B 32 x 72 x 4 = 9216), and local_dot multiplies
-// from the slot with mma.sync.m16n8k8 .tf32, each element rounded to tf32
-// (cvt.rna.tf32.f32) as it is read.
+// copied by cp.async into 3 slots of f32 rows, A's padded by 4 elements
+// and B's by 8 (A 64 x 36 x 4 = 9216 bytes, B 32 x 72 x 4 = 9216: the
+// m16n8k8 .tf32 fragment reads then fall in distinct banks), and local_dot
+// multiplies from the slot with mma.sync.m16n8k8 .tf32, each element
+// rounded to tf32 (cvt.rna.tf32.f32) as it is read.
 // CHECK-LABEL: tt.func public @tf32_loop
 // CHECK:         kgpu.async_copy
 // CHECK:         scf.for
-// CHECK:           kgpu.local_dot %{{.*}} slot %{{.*}} {aOffset = 0 : i64, aSlotBytes = 10240 : i64, aType = tensor<64x32xf32, {{.*}}>, bOffset = 30720 : i64, bSlotBytes = 9216 : i64, bType = tensor<32x64xf32, {{.*}}>, numSlots = 3 : i32}
+// CHECK:           kgpu.local_dot %{{.*}} slot %{{.*}} {aOffset = 0 : i64, aSlotBytes = 9216 : i64, aType = tensor<64x32xf32, {{.*}}>, bOffset = 27648 : i64, bSlotBytes = 9216 : i64, bType = tensor<32x64xf32, {{.*}}>, numSlots = 3 : i32}
 // CHECK-NOT:     tt.dot
 // LLVM-LABEL: llvm.func @tf32_loop
 // LLVM:         nvvm.cp.async.shared.global

@@ -88,8 +88,16 @@ getMmaTf32OperandFragment(unsigned operand) {
 /// K-loop pipeline (not the swizzled wgmma tiles): rows padded by 8
 /// elements (16 bytes for 16-bit types), so that the 8 row addresses one
 /// ldmatrix 8x8 matrix reads fall in distinct bank groups. 8-bit tiles (the
-/// pipeline's f8 slots) are padded by 16 elements, 16 bytes too.
-inline int64_t getPaddedRowStride(int64_t cols, unsigned elemBits = 16) {
+/// pipeline's f8 slots) are padded by 16 elements, 16 bytes too. With
+/// `elemBits` = 32 (the pipeline's tf32 slots), by what the m16n8k8 .tf32
+/// fragment reads need to fall in distinct banks (PTX ISA 9.7.14.5.7): A
+/// (lane 4g + t reads row g, column t: rows 4 banks apart) by 4 elements,
+/// B (`bOperand`; lane 4g + t reads row t, column g: rows 8 banks apart)
+/// by 8, for rows a multiple of 32 elements.
+inline int64_t getPaddedRowStride(int64_t cols, unsigned elemBits = 16,
+                                  bool bOperand = false) {
+  if (elemBits == 32)
+    return cols + (bOperand ? 8 : 4);
   return cols + (elemBits == 8 ? 16 : 8);
 }
 
