@@ -4285,7 +4285,8 @@ struct KGPUConvertToLLVM
     };
     // Bytes of each op's shared memory from offset 0 (allocate).
     DenseMap<Operation *, int64_t> allocBytes;
-    // Conversions whose rows could be padded, and their padded bytes.
+    // Conversions and CUDA-core dots whose rows could be padded, and their
+    // padded bytes.
     SmallVector<std::pair<Operation *, int64_t>> paddable;
     auto allocate = [&](Operation *op, int64_t bytes) {
       op->setAttr(kSmemOffsetAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
@@ -4418,21 +4419,12 @@ struct KGPUConvertToLLVM
           paddable.push_back({op, padded});
       }
     });
-    // Loop-invariant A operands staged once before their loop
-    // (DotLowering::aSourceOf) keep their bytes for the whole loop: above
-    // the reused ones, one region per value. Kernels (public functions,
-    // never called) never run in the same CTA, so each kernel's regions
-    // start at the same offset, after those of the device functions, which
-    // may run inside any kernel's loop.
-    // Where those regions would take the module over the CTA's shared
-    // memory, no A is hoisted: each such dot stages A with B again, in the
-    // reused bytes (the kernel compiled before the hoisting existed).
     // Conversions and CUDA-core dots get padded rows (convertLayoutStrides,
-    // cudaCoreDotStrides) where that leaves
-    // every other region where it is: within the bytes the largest op
-    // reuses anyway, or, in a kernel with no region above those bytes (no
-    // hoisted A, no pipelined slots of their own), within the CTA's
-    // shared memory. A kernel that fitted without padding still fits.
+    // cudaCoreDotStrides) where that leaves every other region where it
+    // is: within the bytes the largest op reuses anyway, or, in a kernel
+    // with no region above those bytes (no hoisted A, no pipelined slots
+    // of their own), within the CTA's shared memory. A kernel that fitted
+    // without padding still fits.
     for (auto [op, padded] : paddable) {
       int64_t need = llvm::alignTo(padded, 16);
       if (!ownOps.empty() ||
@@ -4443,6 +4435,15 @@ struct KGPUConvertToLLVM
       grow(op, padded);
       allocBytes[op] = padded;
     }
+    // Loop-invariant A operands staged once before their loop
+    // (DotLowering::aSourceOf) keep their bytes for the whole loop: above
+    // the reused ones, one region per value. Kernels (public functions,
+    // never called) never run in the same CTA, so each kernel's regions
+    // start at the same offset, after those of the device functions, which
+    // may run inside any kernel's loop.
+    // Where those regions would take the module over the CTA's shared
+    // memory, no A is hoisted: each such dot stages A with B again, in the
+    // reused bytes (the kernel compiled before the hoisting existed).
     int64_t reusedBytes = smemBytes;
     DenseMap<Value, int64_t> hoistedOffset;
     int64_t deviceEnd = reusedBytes;

@@ -114,9 +114,10 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     ldmatrix; with `wgmma`, whole 128-byte swizzled rows, multiplied by
     wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5). f32 slots
     (a tt.dot with inputPrecision tf32 or, with `tf32x3`, tf32x3; B not
-    `bKMajor`): rows padded by 8 elements, each element rounded to tf32
-    as it is read, mma.sync.m16n8k8 .tf32 (three per tile with `tf32x3`,
-    hi/lo split as the tt.dot lowering does it).
+    `bKMajor`): A rows padded by 4 elements and B rows by 8
+    (kgpu::getPaddedRowStride), each element rounded to tf32 as it is
+    read, mma.sync.m16n8k8 .tf32 (three per tile with `tf32x3`, hi/lo
+    split as the tt.dot lowering does it).
 
     With `a` (16-bit, in the accumulator's layout with the warps along M
     only: attention's P), A comes from the thread's registers instead of a
