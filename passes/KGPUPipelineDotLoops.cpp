@@ -49,6 +49,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <array>
+
 namespace kiln {
 #define GEN_PASS_DEF_KGPUPIPELINEDOTLOOPS
 #include "passes/Passes.h.inc"
@@ -272,6 +274,11 @@ struct KGPUPipelineDotLoops
                  dot.getInputPrecision() == tt::InputPrecision::TF32x3);
     if (!(elem.isF16() || elem.isBF16() || tf32))
       return std::nullopt;
+    // The dot itself must be one mma.sync computes (its K a multiple of
+    // the instruction's): a dot that only shares an eligible dot's
+    // accumulator layout runs on CUDA cores, with its operands staged.
+    if (!mmaSyncComputes(dot))
+      return std::nullopt;
     // The accumulator is carried by the loop and only feeds the yield:
     // either as the dot's C, or (dot from zero) through one arith.addf.
     auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -422,6 +429,14 @@ struct KGPUPipelineDotLoops
         plan.slice.push_back(&op);
     plan.carried.assign(carried.begin(), carried.end());
     llvm::sort(plan.carried);
+    // tf32 slots beyond sm_90's shared memory per CTA (227 KB; f32 slots
+    // are twice the size of 16-bit ones): the loop stays as it is and
+    // compiles unpipelined, as it did before f32 slots existed. (16-bit
+    // and f8 slots that do not fit end in kgpu-convert-to-llvm's error,
+    // which names the stages.)
+    std::array<int64_t, 2> slots = slotSizes(plan);
+    if (tf32 && int64_t(numStages) * (slots[0] + slots[1]) > 227 * 1024)
+      return std::nullopt;
     return plan;
   }
 
@@ -758,6 +773,36 @@ struct KGPUPipelineDotLoops
         sd.aLoad.erase();
   }
 
+  /// Bytes of one slot of A and one of B. Shared memory: S slots of A (M
+  /// x getPaddedRowStride(K) elements), then S slots of B (K x
+  /// getPaddedRowStride(N), or N x getPaddedRowStride(K) stored
+  /// transposed). Elements are the loaded ones: 16-bit, f8 bytes that
+  /// local_dot upcasts, or f32 for tf32. Padded rows for ldmatrix and the
+  /// tf32 reads; dense 128-byte swizzled atoms (1024-byte aligned slots)
+  /// for wgmma.
+  static std::array<int64_t, 2> slotSizes(LoopPlan &plan) {
+    auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
+         bT = plan.bTrans ? plan.dot.getB().getType()
+                          : cast<RankedTensorType>(plan.loads[1].getType());
+    unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    if (plan.useWgmma) {
+      // Rows of whole 128-byte swizzle atoms: an f8 K of 64 fills half of
+      // each (wgmma reads the K steps it has).
+      auto atomRows = [&](int64_t rows, int64_t cols) {
+        return rows * int64_t(llvm::alignTo(cols * bytes, 128));
+      };
+      return {int64_t(llvm::alignTo(atomRows(M, K), 1024)),
+              int64_t(llvm::alignTo(
+                  plan.bKMajor ? atomRows(N, K) : atomRows(K, N), 1024))};
+    }
+    return {int64_t(llvm::alignTo(M * getPaddedRowStride(K, bits) * bytes, 16)),
+            int64_t(llvm::alignTo(
+                plan.bKMajor ? N * getPaddedRowStride(K, bits, true) * bytes
+                             : K * getPaddedRowStride(N, bits, true) * bytes,
+                16))};
+  }
+
   void rewrite(scf::ForOp loop, LoopPlan &plan) {
     Location loc = loop.getLoc();
     OpBuilder b(loop);
@@ -767,34 +812,13 @@ struct KGPUPipelineDotLoops
       return arith::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v))
           .getResult();
     };
-    // Shared memory: S slots of A (M x getPaddedRowStride(K) elements),
-    // then S slots of B (K x getPaddedRowStride(N), or N x
-    // getPaddedRowStride(K) stored transposed). Elements are the loaded
-    // ones: 16-bit, or f8 bytes that local_dot upcasts.
     auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
          bT = plan.bTrans ? plan.dot.getB().getType()
                           : cast<RankedTensorType>(plan.loads[1].getType());
-    unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    unsigned bits = aT.getElementTypeBitWidth();
     bool useWgmma = plan.useWgmma;
-    // Padded rows for ldmatrix; dense 128-byte swizzled atoms (1024-byte
-    // aligned slots) for wgmma.
-    int64_t slotBytes[2] = {
-        int64_t(llvm::alignTo(M * getPaddedRowStride(K, bits) * bytes, 16)),
-        int64_t(llvm::alignTo(plan.bKMajor
-                                  ? N * getPaddedRowStride(K, bits, true) * bytes
-                                  : K * getPaddedRowStride(N, bits, true) * bytes,
-                              16))};
-    if (useWgmma) {
-      // Rows of whole 128-byte swizzle atoms: an f8 K of 64 fills half of
-      // each (wgmma reads the K steps it has).
-      auto atomRows = [&](int64_t rows, int64_t cols) {
-        return rows * int64_t(llvm::alignTo(cols * bytes, 128));
-      };
-      slotBytes[0] = llvm::alignTo(atomRows(M, K), 1024);
-      slotBytes[1] = llvm::alignTo(
-          plan.bKMajor ? atomRows(N, K) : atomRows(K, N), 1024);
-    }
+    std::array<int64_t, 2> sizes = slotSizes(plan);
+    int64_t slotBytes[2] = {sizes[0], sizes[1]};
     int64_t offsets[2] = {0, S * slotBytes[0]};
     // wgmma: A K-major; B N-major, or K-major (like A) when stored
     // transposed.
