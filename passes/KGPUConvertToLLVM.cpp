@@ -249,10 +249,11 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
 
 /// Strides, in elements, of the shared-memory buffer a kgpu.convert_layout
 /// moves its tensor through (`bytes` per element): row-major, except that
-/// with `padded` (the op's kPaddedRowsAttr), from an mma accumulator layout (mma.sync and wgmma alike: lanes 4i to
-/// 4i+3 hold 8 consecutive elements of row i of an 8-row group, as pairs;
-/// PTX ISA 9.7.14.5.8, 9.7.15.5.1) rows a multiple of 128 bytes long get 8
-/// elements of padding. Unpadded, the 8 rows a warp stores at once start in
+/// with `padded` (the op's kPaddedRowsAttr), from an mma accumulator
+/// layout (mma.sync and wgmma alike: lanes 4i to 4i+3 hold 8 consecutive
+/// elements of row i of an 8-row group, as pairs; PTX ISA 9.7.14.5.8,
+/// 9.7.15.5.1) rows a multiple of 128 bytes long get 8 elements of
+/// padding. Unpadded, the 8 rows a warp stores at once start in
 /// the same bank, an 8-way conflict on each pair store (triton_mm.26SCPAPX's
 /// epilogue: 32 stores of 8 bytes per thread); padded, row i starts 8 * i
 /// elements further along the banks, and the warp's 8 rows cover all 32
@@ -2853,14 +2854,13 @@ struct DotLowering : KPattern<tt::DotOp> {
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
     auto mma = cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    Value zero = i32Const(rewriter, loc, 0);
     if (aT.getElementType().isF32()) {
-      Value zero = i32Const(rewriter, loc, 0);
       acc = emitMmaTf32(rewriter, loc, l, mma, aT, bT, acc, baseA, zero,
                         kgpu::getPaddedRowStride(aT.getDimSize(1)), baseB, zero,
                         kgpu::getPaddedRowStride(bT.getDimSize(1)),
                         op.getInputPrecision() == tt::InputPrecision::TF32x3);
     } else {
-      Value zero = i32Const(rewriter, loc, 0);
       acc = emitMmaV2(rewriter, loc, l, mma, aT, bT, acc, baseA, zero, baseB,
                       zero, bKMajor, aRegs);
     }
@@ -4012,8 +4012,8 @@ struct ScanLowering : KPattern<tt::ScanOp> {
         rewriter.setInsertionPoint(walk.getBody()->getTerminator());
         Value j = im.add(first, walk.getInductionVar());
         r.store(rewriter, j,
-              combine(rewriter, op.getCombineOp(), prefix,
-                      r.load(rewriter, j)));
+                combine(rewriter, op.getCombineOp(), prefix,
+                        r.load(rewriter, j)));
       });
     }
   }
