@@ -26,6 +26,8 @@ const EVP_MD* sha256Md() {
 
 }  // namespace
 
+void prepareSha256() { (void)sha256Md(); }
+
 std::string sha256Hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;

@@ -5,6 +5,9 @@
 
 #include <functional>
 #include <set>
+#include <string>
+#include <thread>
+#include <vector>
 #include <unistd.h>
 
 #include "cache/CompileJob.h"
@@ -229,6 +232,26 @@ TEST(CompileJobTest, KeyStringsAreChecked) {
                           std::string(64, 'A'), std::string(64, 'g'), std::string("../") + std::string(61, 'a'),
                           std::string(63, 'a') + "/"})
     EXPECT_FALSE(isValidKey(bad)) << bad;
+}
+
+// kiln compile readies the digest on its toolchain thread while the main
+// thread may hash at once: prepareSha256 racing sha256Hex gives FIPS 180-2's
+// digests on every thread.
+TEST(CompileJobTest, Sha256PreparedFromManyThreadsGivesKnownDigests) {
+  std::vector<std::thread> threads;
+  std::vector<std::string> digests(8);
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([i, &digests] {
+      if (i % 2 == 0)
+        prepareSha256();
+      digests[i] = sha256Hex("abc");
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (const std::string& digest : digests)
+    EXPECT_EQ(digest, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  prepareSha256();
+  EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
 } // namespace
