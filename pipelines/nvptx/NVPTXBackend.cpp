@@ -102,17 +102,12 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
                PtxasProcess *startedPtxas) {
   NVPTXCompileResult result;
 
-  // Check what can fail cheaply before the expensive stages. The target
-  // machine (~0.5 ms of CPU, most of it building the subtarget's tables)
-  // is created on another thread while this one translates the module;
-  // its errors are reported before any LLVM stage runs.
-  if (llvm::Error err = validateTarget(options.arch, options.ptxVersion))
-    return std::move(err);
-  std::future<llvm::Expected<std::unique_ptr<llvm::TargetMachine>>>
-      tmFuture = std::async(std::launch::async, [&options] {
-        return createNVPTXTargetMachine(options.arch, options.ptxVersion,
-                                        options.optLevel, options.fpFusion);
-      });
+  // Check what can fail cheaply before the expensive stages.
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      createNVPTXTargetMachine(options.arch, options.ptxVersion,
+                               options.optLevel, options.fpFusion);
+  if (!tm)
+    return tm.takeError();
   if (options.assemble) {
     llvm::Expected<std::string> ptxas = findPtxas(options.ptxasPath);
     if (!ptxas)
@@ -134,11 +129,6 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   StageTimer translateTimer;
   llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
       translate(module, context);
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm = tmFuture.get();
-  if (!tm)
-    return llvm::joinErrors(tm.takeError(),
-                            llvmModule ? llvm::Error::success()
-                                       : llvmModule.takeError());
   if (!llvmModule)
     return llvmModule.takeError();
   prepareModuleForNVPTX(**llvmModule, **tm, options.ftz);
