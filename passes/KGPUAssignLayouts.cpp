@@ -655,6 +655,9 @@ struct KGPUAssignLayouts
     AxisInfoAnalysis axisInfo;
     for (Value leader : leaders) {
       Attribute layout = mmaOf.lookup(leader);
+      // A lower-rank group takes the slice of the first higher-rank group
+      // it is expanded into (or reduced from) that has a layout.
+      SmallVector<Attribute, 2> slices;
       for (const Relation &rel : relations) {
         if (layout)
           break;
@@ -663,9 +666,23 @@ struct KGPUAssignLayouts
         auto it = layoutOf.find(classes.getLeaderValue(rel.higher));
         if (it == layoutOf.end())
           continue;
-        layout = kgpu::SliceEncodingAttr::get(ctx, rel.axis, it->second);
-        break;
+        Attribute slice =
+            kgpu::SliceEncodingAttr::get(ctx, rel.axis, it->second);
+        if (!llvm::is_contained(slices, slice))
+          slices.push_back(slice);
       }
+      if (!slices.empty())
+        layout = slices.front();
+      // Unless the group loads from global memory, the slice replicates
+      // its elements across threads and the group meets a second slice: a
+      // convert_layout of the loaded values follows either way, and a
+      // blocked layout loads each element once. A bias vector added to an
+      // mma accumulator and also indexing the result's store (a slice of
+      // the store's blocked layout, 8 warps deep) was loaded 8 times over,
+      // each lane 32 bytes wide across half-used sectors.
+      if (slices.size() > 1 && loadsFromGlobal(classes, leader) &&
+          replicates(slices.front(), leader))
+        layout = nullptr;
       if (!layout)
         layout = chooseBlocked(ctx, classes, leader, axisInfo);
       layoutOf[leader] = layout;
@@ -841,6 +858,28 @@ struct KGPUAssignLayouts
 
   /// A blocked layout for a group: shaped after its largest tensor and, when
   /// the group holds global accesses, coalesced for the widest of them.
+  /// Whether a tt.load result is in `leader`'s class.
+  static bool loadsFromGlobal(llvm::EquivalenceClasses<Value> &classes,
+                              Value leader) {
+    for (auto it = classes.findLeader(leader); it != classes.member_end();
+         ++it)
+      if (isa_and_nonnull<tt::LoadOp>((*it).getDefiningOp()))
+        return true;
+    return false;
+  }
+
+  /// Whether `layout` gives `v`'s tensor more element slots across the CTA
+  /// than it has elements (some element held by several threads).
+  bool replicates(Attribute layout, Value v) const {
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    int64_t elems = 1;
+    for (int64_t s : shape)
+      elems *= s;
+    return int64_t(kgpu::getNumElemsPerThread(layout, shape)) * numWarps *
+               threadsPerWarp >
+           elems;
+  }
+
   Attribute chooseBlocked(MLIRContext *ctx,
                           llvm::EquivalenceClasses<Value> &classes,
                           Value leader, AxisInfoAnalysis &axisInfo) {
