@@ -673,13 +673,13 @@ struct KGPUAssignLayouts
       }
       if (!slices.empty())
         layout = slices.front();
-      // Unless the group loads from global memory, the slice replicates
-      // its elements across threads and the group meets a second slice: a
-      // convert_layout of the loaded values follows either way, and a
-      // blocked layout loads each element once. A bias vector added to an
-      // mma accumulator and also indexing the result's store (a slice of
-      // the store's blocked layout, 8 warps deep) was loaded 8 times over,
-      // each lane 32 bytes wide across half-used sectors.
+      // Where the group loads from global memory, meets a second slice and
+      // the first holds each element in several threads, a convert_layout
+      // of the loaded values follows whichever slice it takes: a blocked
+      // layout loads each element once. (A bias vector added to an mma
+      // accumulator whose columns also index the result's store took the
+      // slice of the store's blocked layout, 8 warps deep, and was loaded 8
+      // times over, lanes 32 bytes apart.)
       if (slices.size() > 1 && loadsFromGlobal(classes, leader) &&
           replicates(slices.front(), leader))
         layout = nullptr;
@@ -856,8 +856,6 @@ struct KGPUAssignLayouts
     return kgpu::getLayout(v.getType());
   }
 
-  /// A blocked layout for a group: shaped after its largest tensor and, when
-  /// the group holds global accesses, coalesced for the widest of them.
   /// Whether a tt.load result is in `leader`'s class.
   static bool loadsFromGlobal(llvm::EquivalenceClasses<Value> &classes,
                               Value leader) {
@@ -880,6 +878,8 @@ struct KGPUAssignLayouts
            elems;
   }
 
+  /// A blocked layout for a group: shaped after its largest tensor and, when
+  /// the group holds global accesses, coalesced for the widest of them.
   Attribute chooseBlocked(MLIRContext *ctx,
                           llvm::EquivalenceClasses<Value> &classes,
                           Value leader, AxisInfoAnalysis &axisInfo) {
