@@ -673,16 +673,25 @@ struct KGPUAssignLayouts
       }
       if (!slices.empty())
         layout = slices.front();
-      // Where the group loads from global memory, meets a second slice and
-      // the first holds each element in several threads, a convert_layout
-      // of the loaded values follows whichever slice it takes: a blocked
-      // layout loads each element once. (A bias vector added to an mma
-      // accumulator whose columns also index the result's store took the
-      // slice of the store's blocked layout, 8 warps deep, and was loaded 8
-      // times over, lanes 32 bytes apart.)
+      // A vector loaded from global memory and added into a tensor-core
+      // accumulator (a slice of its mma layout) whose group also meets
+      // another slice: a convert_layout of the loaded values follows
+      // whichever slice the group takes. Where the first slice holds each
+      // element in several threads and a blocked layout holds each in one,
+      // the group is blocked and loaded once. (A bias vector whose columns
+      // also index the result's store took the slice of the store's
+      // blocked layout, 8 warps deep, and was loaded 8 times over, lanes
+      // 32 bytes apart.) Elsewhere (no accumulator, or a vector shorter
+      // than the CTA) the extra conversions cost more than the loads: a
+      // CUDA-core row vector that met a reduction got two more shared-
+      // memory round trips and, in one test, ptxas spilled 7 KB.
       if (slices.size() > 1 && loadsFromGlobal(classes, leader) &&
-          replicates(slices.front(), leader))
-        layout = nullptr;
+          llvm::any_of(slices, isMmaSlice) &&
+          replicates(slices.front(), leader)) {
+        Attribute blocked = chooseBlocked(ctx, classes, leader, axisInfo);
+        if (!replicates(blocked, leader))
+          layout = blocked;
+      }
       if (!layout)
         layout = chooseBlocked(ctx, classes, leader, axisInfo);
       layoutOf[leader] = layout;
@@ -854,6 +863,12 @@ struct KGPUAssignLayouts
 
   static Attribute getLayoutOrNull(Value v) {
     return kgpu::getLayout(v.getType());
+  }
+
+  /// Whether `layout` is a slice of a tensor-core accumulator layout.
+  static bool isMmaSlice(Attribute layout) {
+    auto slice = dyn_cast<kgpu::SliceEncodingAttr>(layout);
+    return slice && isa<kgpu::MmaEncodingAttr>(slice.getParent());
   }
 
   /// Whether a tt.load result is in `leader`'s class.

@@ -1,5 +1,6 @@
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=8 mma-version=3" | FileCheck %s
-// RUN: kiln-opt %s -kgpu-assign-layouts="num-warps=8 mma-version=2" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=2" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" | FileCheck %s --check-prefix=W4
 
 // C = relu(A B + bias) (bench/conformance/kernels_dots/dot_bf16_epilogue_*,
 // locations dropped): the column offsets index B's loads, the result's
@@ -100,6 +101,91 @@ module {
     %8 = tt.addptr %6, %7 : tensor<128x256x!tt.ptr<bf16>>, tensor<128x256xi32>
     %9 = arith.truncf %acc_42 : tensor<128x256xf32> to tensor<128x256xbf16>
     tt.store %8, %9, %c_mask_33 : tensor<128x256x!tt.ptr<bf16>>
+    tt.return
+  }
+}
+
+// -----
+// Without a tensor-core accumulator the rule above does not apply: here
+// (a helper's break-test kernel, locations dropped) the 16-element row
+// vector %rv meets the slices of two blocked tiles and stays in the
+// first's slice. Blocked, it cost two more conversions and ptxas spilled
+// 7460 bytes instead of 856.
+// CHECK-LABEL: tt.func public @no_accumulator
+// CHECK: tt.load %{{.*}} : tensor<16x!tt.ptr<f32>, #slice{{[0-9]*}}>
+// W4-LABEL: tt.func public @no_accumulator
+// W4: tt.load %{{.*}} : tensor<16x!tt.ptr<f32>, #slice{{[0-9]*}}>
+module {
+  tt.func public @no_accumulator(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %w: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %N: i32 {tt.divisibility = 16 : i32}, %R: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %rv = arith.constant 4096 : i32
+    %c1048576_i32 = arith.constant 1048576 : i32
+    %wv = arith.constant dense<-1.000000e+00> : tensor<1024xf32>
+    %c64_i32 = arith.constant 64 : i32
+    %c16_i32 = arith.constant 16 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %pid = tt.get_program_id y : i32
+    %pid_0 = arith.muli %pid, %c8_i32 : i32
+    %pid_1 = tt.get_program_id x : i32
+    %pid_2 = arith.addi %pid_0, %pid_1 : i32
+    %rows = arith.muli %pid_2, %c16_i32 : i32
+    %rows_3 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %rows_4 = tt.splat %rows : i32 -> tensor<16xi32>
+    %rows_5 = arith.addi %rows_4, %rows_3 : tensor<16xi32>
+    %cols = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %wv_6 = arith.divsi %N, %c64_i32 : i32
+    %wv_7 = tt.splat %wv_6 : i32 -> tensor<1024xi32>
+    %wv_8 = arith.cmpi slt, %cols, %wv_7 : tensor<1024xi32>
+    %wv_9 = tt.splat %w : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+    %wv_10 = tt.addptr %wv_9, %cols : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+    %wv_11 = tt.load %wv_10, %wv_8, %wv : tensor<1024x!tt.ptr<f32>>
+    %x1 = tt.expand_dims %rows_5 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %x1_12 = tt.splat %N : i32 -> tensor<16x1xi32>
+    %x1_13 = arith.muli %x1, %x1_12 : tensor<16x1xi32>
+    %x1_14 = tt.splat %x : !tt.ptr<f32> -> tensor<16x1x!tt.ptr<f32>>
+    %x1_15 = tt.addptr %x1_14, %x1_13 : tensor<16x1x!tt.ptr<f32>>, tensor<16x1xi32>
+    %x1_16 = tt.expand_dims %cols {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
+    %x1_17 = tt.broadcast %x1_15 : tensor<16x1x!tt.ptr<f32>> -> tensor<16x1024x!tt.ptr<f32>>
+    %x1_18 = tt.broadcast %x1_16 : tensor<1x1024xi32> -> tensor<16x1024xi32>
+    %x1_19 = tt.addptr %x1_17, %x1_18 : tensor<16x1024x!tt.ptr<f32>>, tensor<16x1024xi32>
+    %x1_20 = tt.load %x1_19 : tensor<16x1024x!tt.ptr<f32>>
+    %x2 = tt.addptr %x, %c1048576_i32 : !tt.ptr<f32>, i32
+    %x2_21 = tt.expand_dims %cols {axis = 1 : i32} : tensor<1024xi32> -> tensor<1024x1xi32>
+    %x2_22 = tt.splat %N : i32 -> tensor<1024x1xi32>
+    %x2_23 = arith.muli %x2_21, %x2_22 : tensor<1024x1xi32>
+    %x2_24 = tt.splat %x2 : !tt.ptr<f32> -> tensor<1024x1x!tt.ptr<f32>>
+    %x2_25 = tt.addptr %x2_24, %x2_23 : tensor<1024x1x!tt.ptr<f32>>, tensor<1024x1xi32>
+    %x2_26 = tt.expand_dims %rows_5 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %x2_27 = tt.broadcast %x2_25 : tensor<1024x1x!tt.ptr<f32>> -> tensor<1024x16x!tt.ptr<f32>>
+    %x2_28 = tt.broadcast %x2_26 : tensor<1x16xi32> -> tensor<1024x16xi32>
+    %x2_29 = tt.addptr %x2_27, %x2_28 : tensor<1024x16x!tt.ptr<f32>>, tensor<1024x16xi32>
+    %x2_30 = tt.load %x2_29 : tensor<1024x16x!tt.ptr<f32>>
+    %y1 = tt.expand_dims %wv_11 {axis = 0 : i32} : tensor<1024xf32> -> tensor<1x1024xf32>
+    %y1_31 = tt.broadcast %y1 : tensor<1x1024xf32> -> tensor<16x1024xf32>
+    %y1_32 = arith.mulf %x1_20, %y1_31 : tensor<16x1024xf32>
+    %y2 = tt.expand_dims %wv_11 {axis = 1 : i32} : tensor<1024xf32> -> tensor<1024x1xf32>
+    %y2_33 = tt.broadcast %y2 : tensor<1024x1xf32> -> tensor<1024x16xf32>
+    %y2_34 = arith.addf %x2_30, %y2_33 : tensor<1024x16xf32>
+    %rv_35 = tt.addptr %b, %rv : !tt.ptr<f32>, i32
+    %rv_36 = tt.splat %rv_35 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %rv_37 = tt.addptr %rv_36, %rows_5 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    %rv_38 = tt.load %rv_37 : tensor<16x!tt.ptr<f32>>
+    %y1_39 = tt.expand_dims %rv_38 {axis = 1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+    %y1_40 = tt.broadcast %y1_39 : tensor<16x1xf32> -> tensor<16x1024xf32>
+    %y1_41 = arith.subf %y1_32, %y1_40 : tensor<16x1024xf32>
+    %y2_42 = tt.expand_dims %rv_38 {axis = 0 : i32} : tensor<16xf32> -> tensor<1x16xf32>
+    %y2_43 = tt.broadcast %y2_42 : tensor<1x16xf32> -> tensor<1024x16xf32>
+    %y2_44 = arith.subf %y2_34, %y2_43 : tensor<1024x16xf32>
+    %0 = tt.splat %out : !tt.ptr<f32> -> tensor<16x1x!tt.ptr<f32>>
+    %1 = tt.addptr %0, %x1_13 : tensor<16x1x!tt.ptr<f32>>, tensor<16x1xi32>
+    %2 = tt.broadcast %1 : tensor<16x1x!tt.ptr<f32>> -> tensor<16x1024x!tt.ptr<f32>>
+    %3 = tt.addptr %2, %x1_18 : tensor<16x1024x!tt.ptr<f32>>, tensor<16x1024xi32>
+    tt.store %3, %y1_41 : tensor<16x1024x!tt.ptr<f32>>
+    %4 = tt.addptr %out, %c1048576_i32 : !tt.ptr<f32>, i32
+    %5 = tt.splat %4 : !tt.ptr<f32> -> tensor<1024x1x!tt.ptr<f32>>
+    %6 = tt.addptr %5, %x2_23 : tensor<1024x1x!tt.ptr<f32>>, tensor<1024x1xi32>
+    %7 = tt.broadcast %6 : tensor<1024x1x!tt.ptr<f32>> -> tensor<1024x16x!tt.ptr<f32>>
+    %8 = tt.addptr %7, %x2_28 : tensor<1024x16x!tt.ptr<f32>>, tensor<1024x16xi32>
+    tt.store %8, %y2_44 : tensor<1024x16x!tt.ptr<f32>>
     tt.return
   }
 }
