@@ -884,13 +884,10 @@ struct KGPUAssignLayouts
   /// Whether `layout` gives `v`'s tensor more element slots across the CTA
   /// than it has elements (some element held by several threads).
   bool replicates(Attribute layout, Value v) const {
-    auto shape = cast<RankedTensorType>(v.getType()).getShape();
-    int64_t elems = 1;
-    for (int64_t s : shape)
-      elems *= s;
-    return int64_t(kgpu::getNumElemsPerThread(layout, shape)) * numWarps *
-               threadsPerWarp >
-           elems;
+    auto type = cast<RankedTensorType>(v.getType());
+    return int64_t(kgpu::getNumElemsPerThread(layout, type.getShape())) *
+               numWarps * threadsPerWarp >
+           type.getNumElements();
   }
 
   /// A blocked layout for a group: shaped after its largest tensor and, when

@@ -91,6 +91,8 @@ struct LoopPlan {
   /// The slice converts layouts (shared memory at offset 0): the slots
   /// take a region of their own (kOwnSharedMemoryAttr).
   bool ownRegion = false;
+  /// Bytes of one slot of A and one of B (slotSizes).
+  std::array<int64_t, 2> slotBytes = {0, 0};
 };
 
 /// A tt.dot of a loop that kgpu-pipeline-dot-loops prefetches B for
@@ -434,8 +436,10 @@ struct KGPUPipelineDotLoops
     // compiles unpipelined, as it did before f32 slots existed. (16-bit
     // and f8 slots that do not fit end in kgpu-convert-to-llvm's error,
     // which names the stages.)
-    std::array<int64_t, 2> slots = slotSizes(plan);
-    if (tf32 && int64_t(numStages) * (slots[0] + slots[1]) > 227 * 1024)
+    plan.slotBytes = slotSizes(plan);
+    if (tf32 &&
+        int64_t(numStages) * (plan.slotBytes[0] + plan.slotBytes[1]) >
+            227 * 1024)
       return std::nullopt;
     return plan;
   }
@@ -448,7 +452,7 @@ struct KGPUPipelineDotLoops
                                  LoopPlan &plan, Value iv,
                                  ArrayRef<Value> args, Value live, Value slot,
                                  const int64_t offsets[2],
-                                 const int64_t slotBytes[2],
+                                 const std::array<int64_t, 2> &slotBytes,
                                  const int swizzle[2], unsigned elemBits) {
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
@@ -817,8 +821,7 @@ struct KGPUPipelineDotLoops
                           : cast<RankedTensorType>(plan.loads[1].getType());
     unsigned bits = aT.getElementTypeBitWidth();
     bool useWgmma = plan.useWgmma;
-    std::array<int64_t, 2> sizes = slotSizes(plan);
-    int64_t slotBytes[2] = {sizes[0], sizes[1]};
+    const std::array<int64_t, 2> &slotBytes = plan.slotBytes;
     int64_t offsets[2] = {0, S * slotBytes[0]};
     // wgmma: A K-major; B N-major, or K-major (like A) when stored
     // transposed.
