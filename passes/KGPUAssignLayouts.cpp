@@ -764,9 +764,10 @@ struct KGPUAssignLayouts
     // of 16 * num-warps rows and the whole N (wgmmaComputes). Only for the
     // one dot of a loop that carries its accumulator, the loops
     // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs on
-    // this layout, which gives every warp a whole row of N.
+    // this layout, which gives every warp a whole row of N. A K of 32
+    // (64-byte rows) only over 3 or more stages (the num-stages option).
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
-        isLoopCarriedDot(dot))
+        isLoopCarriedDot(dot) && (!wgmmaPartialRows(dot) || numStages >= 3))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);

@@ -2626,7 +2626,7 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// chain-dots, and mma-version 3's loop-carried dots where
   /// kgpu-pipeline-dot-loops left them) in whole warpgroups, where
   /// wgmmaComputes holds (16-bit operands, f32 accumulator, M a multiple
-  /// of 16 * warps, K of 64, N of 64 up to 256). The layout is the one
+  /// of 16 * warps, K of 32, N of 64 up to 256). The layout is the one
   /// mma.sync uses: wgmma's D fragments give each thread the same elements.
   ///
   /// Except where a loop-carried accumulator (C an argument of the loop
@@ -2638,6 +2638,13 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// dot_f16_mnmask_128x128x64_w4_s3 (128 + 32 + 32 words) ran in 75 us
   /// with wgmma against 52 with mma.sync, dot_f16_mnmask_128x256x64_w8_s3
   /// (128 + 16 + 32) in 45 against 57.
+  ///
+  /// A K of 32 (64-byte rows) only with the accumulator an argument of the
+  /// loop around the dot. Elsewhere (attention's dots, whose C is zero or
+  /// rescaled within the iteration) the two short wgmmas are waited for
+  /// at once: on the H200, kernels_k32's k32_attn_* took 0.97-1.06x of
+  /// mma.sync's time with them (docs/BENCHMARKS.md), so they stay on
+  /// mma.sync.
   static constexpr int64_t kWgmmaStagedWords = 176;
   /// Decided before the conversion starts (it reads the loop structure)
   /// and recorded on the dot (kWgmmaDotAttr).
@@ -2651,7 +2658,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto arg = dyn_cast<BlockArgument>(op.getC());
     if (!loop || !arg || arg.getOwner() != loop.getBody())
-      return true;
+      return !wgmmaPartialRows(op);
     int64_t threads = int64_t(l.numWarps) * l.warpSize;
     auto words = [&](RankedTensorType t) {
       return t.getNumElements() * bitWidth(t.getElementType()) / 32 / threads;
@@ -2742,19 +2749,24 @@ struct DotLowering : KPattern<tt::DotOp> {
   }
 
   /// Shared memory of its own a Hoisted A needs (aSourceOf): padded rows
-  /// for mma.sync, wgmma's swizzled arrangement in whole 1024-byte atoms.
+  /// for mma.sync, wgmma's swizzled arrangement (K-major) in whole
+  /// 1024-byte atoms.
   static int64_t hoistedABytes(tt::DotOp op, bool wgmma) {
     RankedTensorType aT = op.getA().getType();
     if (wgmma)
-      return llvm::alignTo(aT.getNumElements() * 2, 1024);
+      return llvm::alignTo(
+          wgmmaArrangementBytes(aT.getDimSize(0), aT.getDimSize(1), 2), 1024);
     return llvm::alignTo(paddedBytes(aT), 16);
   }
 
-  /// stagedBytes for lowerWgmma: A (where staged with B) then B, each in
-  /// wgmma's swizzled arrangement (16-bit elements, no padding), B 1024
-  /// bytes aligned.
-  static int64_t wgmmaStagedBytes(tt::DotOp op, ASource source) {
-    int64_t b = op.getB().getType().getNumElements() * 2;
+  /// stagedBytes for lowerWgmma: A (where staged with B) then B (stored N
+  /// rows of K with `bKMajor`, K rows of N otherwise), each in wgmma's
+  /// swizzled arrangement (16-bit elements), B 1024 bytes aligned.
+  static int64_t wgmmaStagedBytes(tt::DotOp op, ASource source, bool bKMajor) {
+    RankedTensorType bT = op.getB().getType();
+    int64_t K = bT.getDimSize(0), N = bT.getDimSize(1);
+    int64_t b = bKMajor ? wgmmaArrangementBytes(N, K, 2)
+                        : wgmmaArrangementBytes(K, N, 2);
     return source == ASource::Staged ? hoistedABytes(op, true) + b : b;
   }
 
@@ -4303,7 +4315,8 @@ struct KGPUConvertToLLVM
                                         l.bTransSource.lookup(dot));
       smemAlign = 1024;
       l.wgmma = true;
-      return DotLowering::wgmmaStagedBytes(dot, source);
+      return DotLowering::wgmmaStagedBytes(
+          dot, source, bool(l.bTransSource.lookup(dot)));
     };
     auto recordASource = [&](tt::DotOp dot, DotLowering::ASource source) {
       dot->setAttr(kASourceAttr, IntegerAttr::get(IntegerType::get(ctx, 32),

@@ -625,14 +625,20 @@ struct KGPUPipelineDotLoops
       if (!sd.aLoad)
         continue;
       auto [it, inserted] = aOffsets.try_emplace(sd.aLoad, plan.bytes);
+      RankedTensorType aT = sd.dot.getA().getType();
       if (inserted)
-        plan.bytes += llvm::alignTo(sd.dot.getA().getType().getNumElements() *
-                                        2, 1024);
+        plan.bytes += llvm::alignTo(
+            wgmmaArrangementBytes(aT.getDimSize(0), aT.getDimSize(1), 2),
+            1024);
       sd.aOffset = it->second;
     }
     for (SlotDot &sd : plan.dots) {
-      sd.bSlotBytes = llvm::alignTo(
-          sd.dot.getB().getType().getNumElements() * 2, 1024);
+      RankedTensorType bT = sd.dot.getB().getType();
+      int64_t K = bT.getDimSize(0), N = bT.getDimSize(1);
+      sd.bSlotBytes = llvm::alignTo(sd.bKMajor
+                                        ? wgmmaArrangementBytes(N, K, 2)
+                                        : wgmmaArrangementBytes(K, N, 2),
+                                    1024);
       sd.bOffset = plan.bytes;
       plan.bytes += 2 * sd.bSlotBytes;
     }
@@ -791,10 +797,10 @@ struct KGPUPipelineDotLoops
     unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     if (plan.useWgmma) {
-      // Rows of whole 128-byte swizzle atoms: an f8 K of 64 fills half of
-      // each (wgmma reads the K steps it has).
+      // Rows of whole 128-byte swizzle rows: an f8 K of 64 or a 16-bit K
+      // of 32 fills half of each (wgmma reads the K steps it has).
       auto atomRows = [&](int64_t rows, int64_t cols) {
-        return rows * int64_t(llvm::alignTo(cols * bytes, 128));
+        return wgmmaArrangementBytes(rows, cols, bytes);
       };
       return {int64_t(llvm::alignTo(atomRows(M, K), 1024)),
               int64_t(llvm::alignTo(

@@ -213,6 +213,13 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "(sm_80 and later), 3 = warps along M only where wgmma can "
            "compute the dot (sm_90a, 16-bit operands), mma.sync's otherwise, "
            "4 = AMD MFMA 16x16 (gfx90a, gfx942)">,
+    Option<"numStages", "num-stages", "int", /*default=*/"3",
+           "stages kgpu-pipeline-dot-loops will pipeline K loops over; with "
+           "mma-version 3 a loop-carried dot whose 16-bit K is 32 (half of "
+           "a 128-byte swizzle row) takes wgmma's layout only with 3 or "
+           "more: over 2 its short wgmmas leave the next slot's copies "
+           "exposed and mma.sync ran faster on the H200 "
+           "(docs/BENCHMARKS.md)">,
     Option<"chainDotsOption", "chain-dots", "bool", /*default=*/"true",
            "chained mma.sync dots (one dot's accumulator feeds another's A "
            "operand, as in attention) put warps along M only in both "
@@ -247,8 +254,10 @@ def KGPUConvertToLLVM : Pass<"kgpu-convert-to-llvm", "::mlir::ModuleOp"> {
 
     With `arch=sm_90a`, such a dot whose accumulator layout has the warps
     along M only, in whole warpgroups, takes wgmma.mma_async instead
-    (16-bit operands, f32 accumulator, K and N multiples of 64, N <= 256):
-    the operands are stored in wgmma's 128-byte swizzled arrangement (the
+    (16-bit operands, f32 accumulator, K a multiple of 32, N of 64, N <=
+    256): the operands are stored in wgmma's 128-byte swizzled arrangement
+    (each row in whole 128-byte swizzle rows, a K of 32 filling half, and
+    taken only with the accumulator carried by the loop around the dot; the
     loop-invariant A once before the loop, a transposed B untransposed as
     K-major), fenced for the async proxy, multiplied through matrix
     descriptors (A from registers with the register form of wgmma for

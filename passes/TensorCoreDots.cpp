@@ -43,7 +43,16 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps) {
   std::optional<DotShape> s = dotShape(dot);
   return s && isHalf(s->elem) && dot.getType().getElementType().isF32() &&
          warps % 4 == 0 && s->M % (16 * int64_t(warps)) == 0 &&
-         s->K % 64 == 0 && s->N % 64 == 0 && s->N <= 256;
+         s->K % 32 == 0 && s->N % 64 == 0 && s->N <= 256;
+}
+
+bool wgmmaPartialRows(tt::DotOp dot) {
+  RankedTensorType aT = dot.getA().getType();
+  return aT.getDimSize(1) * aT.getElementTypeBitWidth() / 8 % 128 != 0;
+}
+
+int64_t wgmmaArrangementBytes(int64_t rows, int64_t cols, unsigned bytes) {
+  return rows * int64_t(llvm::alignTo(cols * bytes, 128));
 }
 
 bool mfmaComputes(tt::DotOp dot) {

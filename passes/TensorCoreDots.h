@@ -27,9 +27,23 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step computes
 /// `dot` with `warps` warps along M only (PTX ISA 9.7.15.5): f16 or bf16
 /// operands, f32 accumulator, whole warpgroups (warps % 4 == 0), M a
-/// multiple of 16 * warps, and tiles the 128-byte swizzle covers (K and N
-/// multiples of 64, N <= 256).
+/// multiple of 16 * warps, K a multiple of 32 and N of 64 (N <= 256). A
+/// K of 32 (64-byte rows) fills half of each 128-byte swizzle row
+/// (wgmmaArrangementBytes); an N-major B has whole ones.
 bool wgmmaComputes(tt::DotOp dot, unsigned warps);
+
+/// Whether the K rows of a 2-D `dot` fill only part of a 128-byte swizzle
+/// row (a 16-bit K of 32): wgmma computes such dots in fewer K steps per
+/// tile, and kiln takes them to wgmma only where that measured faster
+/// (kgpu-assign-layouts num-stages, kgpu-convert-to-llvm).
+bool wgmmaPartialRows(tt::DotOp dot);
+
+/// Bytes of a `rows` x `cols` tile of `bytes`-byte elements in wgmma's
+/// 128-byte swizzled arrangement (PTX ISA 9.7.15.5.1, 128B swizzling
+/// mode): each row padded to whole 128-byte swizzle rows, since the
+/// arrangement keeps its 8-row atoms 1024 bytes apart whatever the row
+/// holds. Shared by every pass that sizes such a tile.
+int64_t wgmmaArrangementBytes(int64_t rows, int64_t cols, unsigned bytes);
 
 /// Whether AMD MFMA 16x16 computes `dot` (2-D, CDNA2/3):
 /// v_mfma_f32_16x16x16{f16,bf16_1k} (K % 16 == 0) or

@@ -18,11 +18,11 @@ tt.divisibility 16; correct under grid (8, 8, 1), every i32 scalar 1024,
 every buffer 4M elements. Sizes other than 1024 come from the scalars.
 Every output element is written by one program only.
 """
-import argparse
-import json
-import os
-import re
-import tempfile
+import ttir_kernels  # the TTIR and JSON writing (scrub, main)
+
+# The generated TTIR carries this file's line numbers (its loc entries):
+# a line added or removed above a kernel changes every file generated
+# from it below that line.
 
 T_TY = {"f16": "*fp16", "bf16": "*bf16", "f32": "*fp32"}
 
@@ -353,44 +353,6 @@ def configs():
     return c
 
 
-def scrub(text, fn_name, new_name):
-    text = re.sub(r'loc\("[^"]*?([^"/]+\.py)"', r'loc("\1"', text)
-    return re.sub(r"@%s\b" % re.escape(fn_name), "@" + new_name, text)
-
-
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                 "kernels_layouts"))
-    p.add_argument("--only", nargs="*")
-    args = p.parse_args()
-    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-cache-"))
-    import triton
-    from triton.backends.compiler import GPUTarget
-    fns = define()
-    os.makedirs(args.out, exist_ok=True)
-    for cfg in configs():
-        if args.only and cfg["name"] not in args.only:
-            continue
-        fn = fns[cfg["fn"]]
-        sig = dict(cfg["sig"])
-        for k in cfg["ce"]:
-            sig[k] = "constexpr"
-        attrs = {(fn.arg_names.index(k),): [["tt.divisibility", 16]] for k in cfg["sig"]}
-        src = triton.compiler.ASTSource(fn=fn, signature=sig, constexprs=cfg["ce"], attrs=attrs)
-        try:
-            k = triton.compile(src, target=GPUTarget("cuda", 90, 32),
-                               options=dict(num_warps=cfg["warps"], num_stages=cfg["stages"]))
-        except Exception as e:
-            print(f"{cfg['name']}: TRITON FAILED: {type(e).__name__}: {str(e)[:300]}")
-            continue
-        with open(os.path.join(args.out, cfg["name"] + ".ttir"), "w") as f:
-            f.write(scrub(k.asm["ttir"], fn.__name__, cfg["name"]))
-        with open(os.path.join(args.out, cfg["name"] + ".json"), "w") as f:
-            json.dump({"num_warps": cfg["warps"], "num_stages": cfg["stages"], "num_ctas": 1}, f)
-            f.write("\n")
-        print(f"{cfg['name']}: ok")
-
 
 if __name__ == "__main__":
-    main()
+    ttir_kernels.main("kernels_layouts", define, configs)

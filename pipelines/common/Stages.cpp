@@ -37,7 +37,7 @@ void addTTCleanup(OpPassManager &pm) {
 /// Stage 2: give every tensor a distributed layout for this CTA shape;
 /// coalescing decisions are made here.
 void addLayoutAssignment(OpPassManager &pm, int numWarps,
-                         int threadsPerWarp, int mmaVersion) {
+                         int threadsPerWarp, int mmaVersion, int numStages) {
   // f8E4M3FN / f8E5M2 dot operands become f16 (exactly) first, so that the
   // dot gets the f16 tensor-core layouts and lowerings.
   pm.addPass(createTTUpcastF8DotOperands());
@@ -45,6 +45,7 @@ void addLayoutAssignment(OpPassManager &pm, int numWarps,
   layoutOptions.numWarps = numWarps;
   layoutOptions.threadsPerWarp = threadsPerWarp;
   layoutOptions.mmaVersion = mmaVersion;
+  layoutOptions.numStages = numStages;
   pm.addPass(createKGPUAssignLayouts(layoutOptions));
   // Folds conversions of splats/ranges/constants and conversion chains.
   pm.addPass(createCanonicalizerPass());

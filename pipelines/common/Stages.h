@@ -30,10 +30,13 @@ void addTTCleanup(mlir::OpPassManager &pm);
 /// Stage 2: f8E4M3FN / f8E5M2 dot operands upcast to f16 (exact), then
 /// distributed layouts for `numWarps` warps of `threadsPerWarp`
 /// lanes (coalescing decided here), tensor-core accumulator layouts of
-/// `mmaVersion` (0 = none, 2 = mma.sync) for eligible dots, then
-/// conversion clean-up.
+/// `mmaVersion` (0 = none, 2 = mma.sync, 3 = wgmma where it computes the
+/// dot, 4 = MFMA) for eligible dots, K loops to be pipelined over
+/// `numStages` stages (kgpu-assign-layouts num-stages), then conversion
+/// clean-up.
 void addLayoutAssignment(mlir::OpPassManager &pm, int numWarps,
-                         int threadsPerWarp, int mmaVersion = 0);
+                         int threadsPerWarp, int mmaVersion = 0,
+                         int numStages = 3);
 
 /// Stage 3: SIMT lowering for `target` ("nvptx", "amdgpu") on chip `arch`
 /// ("sm_90a", "gfx942"; empty: any chip of the target) with PTX ISA

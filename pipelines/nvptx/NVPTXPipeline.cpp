@@ -62,7 +62,7 @@ void buildTTIRToLLVMNVPTXPipeline(OpPassManager &pm,
   if (wgmma)
     mmaVersion = 3;
   addLayoutAssignment(pm, options.numWarps, options.threadsPerWarp,
-                      mmaVersion);
+                      mmaVersion, options.numStages);
   // Stage 2b: multi-buffered K loops for tensor-core dots (cp.async needs
   // sm_80 too).
   if (mmaVersion >= 2) {

@@ -169,3 +169,67 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
     tt.return
   }
 }
+
+// -----
+
+// Attention with a head dimension of 32: Q K^T has a K of 32 and a fresh
+// accumulator each iteration, so mma.sync computes it (wgmma's two short
+// steps, waited for at once, ran slower on the H200); P V (K 64, the
+// accumulator carried by the loop) takes wgmma, P from registers.
+// CHECK-LABEL: llvm.func @attention_hd32
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm {{.*}}m64n64k16
+// CHECK-NOT: nvvm.mma.sync
+#rows = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #kgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @attention_hd32(%q: tensor<64x32xf16, #rows>, %k: tensor<64x32xf16, #rows>, %v: tensor<64x64xf16, #rows>, %n: i32, %p: !tt.ptr<f32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %o = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #mma>) : i32 {
+      %kt = tt.trans %k {order = array<i32: 1, 0>} : tensor<64x32xf16, #rows> -> tensor<32x64xf16, #cols>
+      %s = tt.dot %q, %kt, %z : tensor<64x32xf16, #rows> * tensor<32x64xf16, #cols> -> tensor<64x64xf32, #mma>
+      %pr = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %d = tt.dot %pr, %v, %acc : tensor<64x64xf16, #mma> * tensor<64x64xf16, #rows> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %o : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// A K of 32 with the accumulator carried by the loop: wgmma, each 64-byte
+// row of A (64x32) in a whole 128-byte swizzle row (8192 bytes), then B
+// 32x128 N-major (8192 bytes); two K steps.
+// CHECK: kgpu.shared = 16384 : i32
+// CHECK-LABEL: llvm.func @k_loop_k32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.mma.sync
+
+#rows = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @k_loop_k32(%a: tensor<64x32xf16, #rows>, %b: tensor<32x128xf16, #rows>, %n: i32, %p: !tt.ptr<f32>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+    %o = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf32, #mma>) : i32 {
+      %a2 = arith.addf %a, %a : tensor<64x32xf16, #rows>
+      %d = tt.dot %a2, %b, %acc : tensor<64x32xf16, #rows> * tensor<32x128xf16, #rows> -> tensor<64x128xf32, #mma>
+      scf.yield %d : tensor<64x128xf32, #mma>
+    }
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>, #mma>
+    tt.store %ps, %o : tensor<64x128x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
