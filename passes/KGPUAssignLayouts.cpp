@@ -765,9 +765,12 @@ struct KGPUAssignLayouts
     // one dot of a loop that carries its accumulator, the loops
     // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs on
     // this layout, which gives every warp a whole row of N. A K of 32
-    // (64-byte rows) only over 3 or more stages (the num-stages option).
+    // (64-byte rows) only over 3 or more stages (the num-stages option);
+    // tf32 only where B is read K-contiguous (bReadKMajor).
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
-        isLoopCarriedDot(dot) && (!wgmmaPartialRows(dot) || numStages >= 3))
+        isLoopCarriedDot(dot) &&
+        (!wgmmaPartialRows(dot) || numStages >= 3) &&
+        (!isTf32Dot(dot) || bReadKMajor(dot)))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);
@@ -814,6 +817,25 @@ struct KGPUAssignLayouts
         ctx, 2, {unsigned(numWarps), 1u}, {16, 8});
     for (Value group : chained)
       mmaOf[group] = rows;
+  }
+
+  /// Whether `dot`'s B is tt.trans [1, 0] of a tile or a load contiguous
+  /// along K (dimension 0): what kgpu-pipeline-dot-loops copies into
+  /// wgmma's K-major slots 16 bytes at a time. wgmma's tf32 form reads B
+  /// K-major only; a tf32 B contiguous along N would be copied 4 bytes at
+  /// a time, and on the H200 that ran 1.2-1.9x slower than mma.sync .tf32
+  /// reading it row-major (Triton 3.6 copies it so, at that speed;
+  /// docs/BENCHMARKS.md), so such dots keep mma.sync's layout.
+  static bool bReadKMajor(tt::DotOp dot) {
+    Value b = dot.getB();
+    if (auto trans = b.getDefiningOp<tt::TransOp>())
+      return trans.getOrder() == ArrayRef<int32_t>{1, 0};
+    auto load = b.getDefiningOp<tt::LoadOp>();
+    if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
+      return false;
+    AxisInfoAnalysis axisInfo;
+    return axisInfo.getContiguousDim(load.getPtr()) == 0 &&
+           axisInfo.getVectorWidth(load.getPtr(), load.getMask(), 0) > 1;
   }
 
   /// Whether `dot` is the only tt.dot of an scf.for body and its

@@ -2393,13 +2393,15 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   for (int64_t blk = 0; blk < blocks; ++blk)
     accVals.push_back(pack(rewriter, loc, accStruct,
                            accIn.slice(blk * perBlock, perBlock)));
-  // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32.
-  // Either way a K step is 32 bytes of each row.
+  // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32;
+  // tf32 (f32 slots, A and B K-major): m64nNk8. Each way a K step is 32
+  // bytes of each row.
   Type elem = aT.getElementType();
   NVVM::WGMMATypes wgmmaType =
       elem.isBF16()                  ? NVVM::WGMMATypes::bf16
       : isa<Float8E4M3FNType>(elem) ? NVVM::WGMMATypes::e4m3
       : isa<Float8E5M2Type>(elem)   ? NVVM::WGMMATypes::e5m2
+      : elem.isF32()                ? NVVM::WGMMATypes::tf32
                                     : NVVM::WGMMATypes::f16;
   auto elemTy = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
   int64_t bytes = bitWidth(elem) / 8, kStep = 32 / bytes;
@@ -2651,9 +2653,12 @@ struct DotLowering : KPattern<tt::DotOp> {
   static bool usesWgmma(tt::DotOp op, const Lowering &l) {
     auto mma =
         dyn_cast<kgpu::MmaEncodingAttr>(op.getC().getType().getEncoding());
+    // tf32 (f32 operands): in pipelined loops only, whose copies store B
+    // K-major as wgmma's tf32 form reads it; here mma.sync .tf32.
     if (!l.wgmmaDots || !kgpu::isMmaV2(mma) ||
         mma.getWarpsPerCTA() != ArrayRef<unsigned>{l.numWarps, 1u} ||
-        !wgmmaComputes(op, l.numWarps))
+        !wgmmaComputes(op, l.numWarps) ||
+        op.getA().getType().getElementType().isF32())
       return false;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto arg = dyn_cast<BlockArgument>(op.getC());
@@ -4220,9 +4225,13 @@ struct KGPUConvertToLLVM
                           << ea << " x " << eb;
           return WalkResult::interrupt();
         }
-        if (ea.isF32() && (dot.getWgmma() || dot.getA() || dot.getBKMajor())) {
-          op->emitError() << "local_dot on f32 slots (tf32) is mma.sync only, "
-                             "with A and B (row-major) read from their slots";
+        if (ea.isF32() &&
+            (dot.getA() || dot.getWgmma() != dot.getBKMajor() ||
+             (dot.getWgmma() && dot.getTf32x3()))) {
+          op->emitError()
+              << "local_dot on f32 slots (tf32) reads A from its slot and "
+                 "either B row-major (mma.sync, tf32 or tf32x3) or B stored "
+                 "N rows of K (wgmma, tf32 only)";
           return WalkResult::interrupt();
         }
         if (f8 && (!dot.getBKMajor() || aT.getDimSize(1) % 32)) {

@@ -268,8 +268,8 @@ struct KGPUPipelineDotLoops
     // Slots hold 16-bit tiles (local_dot reads them with ldmatrix for
     // m16n8k16), f8 tiles upcast to them, or f32 tiles of a tf32 / tf32x3
     // dot (local_dot reads and rounds them element by element for
-    // m16n8k8 .tf32, B N-contiguous only; an ieee f32 dot runs on CUDA
-    // cores, not here).
+    // m16n8k8 .tf32, B N-contiguous only; wgmma reads them K-major, B
+    // stored N rows of K; an ieee f32 dot runs on CUDA cores, not here).
     Type elem = dot.getA().getType().getElementType();
     bool tf32 = elem.isF32() &&
                 (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
@@ -350,7 +350,13 @@ struct KGPUPipelineDotLoops
     if (plan.upcasts[0] &&
         (!plan.bKMajor || dot.getA().getType().getDimSize(1) % 32))
       return std::nullopt;
-    if (tf32 && (plan.bKMajor || plan.bTrans))
+    // tf32 on mma.sync reads B row-major (N-contiguous) only; wgmma's tf32
+    // form reads B K-major only (kgpu-assign-layouts gives a tf32 dot
+    // wgmma's layout only where B is read K-contiguous). Not tf32x3
+    // (wgmmaComputes).
+    bool tf32Wgmma = tf32 && wgmma && wgmmaFits(dot) && !plan.accAdd &&
+                     (plan.bKMajor || plan.bTrans);
+    if (tf32 && !tf32Wgmma && (plan.bKMajor || plan.bTrans))
       return std::nullopt;
     // A dot from zero whose sum the loop adds is multiplied with mma.sync
     // (the wgmma loop keeps its group in flight across the back edge, the
@@ -543,7 +549,8 @@ struct KGPUPipelineDotLoops
     for (SlotDot &sd : plan.dots) {
       tt::DotOp dot = sd.dot;
       auto mma = dyn_cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
-      if (!kgpu::isMmaV2(mma) || !wgmmaFits(dot))
+      // 16-bit slots only (tf32 dots take wgmma in matchLoop's loops).
+      if (!kgpu::isMmaV2(mma) || !wgmmaFits(dot) || isTf32Dot(dot))
         return std::nullopt;
       Value b = dot.getB();
       if (auto trans = b.getDefiningOp<tt::TransOp>()) {

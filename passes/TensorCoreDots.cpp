@@ -41,7 +41,10 @@ bool mmaSyncComputes(tt::DotOp dot) {
 
 bool wgmmaComputes(tt::DotOp dot, unsigned warps) {
   std::optional<DotShape> s = dotShape(dot);
-  return s && isHalf(s->elem) && dot.getType().getElementType().isF32() &&
+  bool tf32 = s && s->elem.isF32() &&
+              dot.getInputPrecision() == tt::InputPrecision::TF32;
+  return s && (isHalf(s->elem) || tf32) &&
+         dot.getType().getElementType().isF32() &&
          warps % 4 == 0 && s->M % (16 * int64_t(warps)) == 0 &&
          s->K % 32 == 0 && s->N % 64 == 0 && s->N <= 256;
 }

@@ -24,12 +24,17 @@ bool isTf32Dot(tt::DotOp dot);
 /// ISA 9.7.14.5.8, 9.7.14.5.7).
 bool mmaSyncComputes(tt::DotOp dot);
 
-/// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step computes
-/// `dot` with `warps` warps along M only (PTX ISA 9.7.15.5): f16 or bf16
-/// operands, f32 accumulator, whole warpgroups (warps % 4 == 0), M a
-/// multiple of 16 * warps, K a multiple of 32 and N of 64 (N <= 256). A
-/// K of 32 (64-byte rows) fills half of each 128-byte swizzle row
-/// (wgmmaArrangementBytes); an N-major B has whole ones.
+/// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step (m64nNk8
+/// for tf32) computes `dot` with `warps` warps along M only (PTX ISA
+/// 9.7.15.5): f16 or bf16 operands, or f32 ones with inputPrecision tf32
+/// (not tf32x3: one rounding, one product), f32 accumulator, whole
+/// warpgroups (warps % 4 == 0), M a multiple of 16 * warps, K a multiple
+/// of 32 and N of 64 (N <= 256). A 16-bit K of 32 (64-byte rows) fills
+/// half of each 128-byte swizzle row (wgmmaArrangementBytes); an N-major
+/// B has whole ones. wgmma's tf32 form reads A and B K-major only
+/// (9.7.15.5.1: the transpose operands exist for .f16 / .bf16), so only
+/// kgpu-pipeline-dot-loops takes tf32 dots to it, where B is read
+/// K-contiguous (kgpu-assign-layouts' bReadKMajor).
 bool wgmmaComputes(tt::DotOp dot, unsigned warps);
 
 /// Whether the K rows of a 2-D `dot` fill only part of a 128-byte swizzle

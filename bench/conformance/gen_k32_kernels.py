@@ -427,6 +427,18 @@ def configs():
         bmm_inductor("k32_bmm_inductor_ktail_bf16_128x128x32_w8_s4", "bf16", (128, 128), 8, 4,
                      256, 512, 360),
         bmm_z("k32_bmm_z_f16_128x64x32_w4_s3", "f16", "f32", (128, 64), 4, 3, 256),
+        # f32 operands, tl.dot's default input precision (tf32): 32 f32 fill a
+        # 128-byte row; B contiguous along N, transposed, K-contiguous; edges.
+        mm("k32_tf32_mm_64x64x32_w4_s3", "f32", "f32", (64, 64), 4, 3),
+        mm("k32_tf32_mm_128x128x32_w8_s3", "f32", "f32", (128, 128), 8, 3, k=512),
+        mm("k32_tf32_mm_128x256x32_w8_s2", "f32", "f32", (128, 256), 8, 2, k=256),
+        mm("k32_tf32_mm_64x128x32_w4_s4", "f32", "f32", (64, 128), 4, 4),
+        mm("k32_tf32_bt_trans_64x128x32_w4_s3", "f32", "f32", (64, 128), 4, 3, B_MODE=1),
+        mm("k32_tf32_bt_kmajor_128x64x32_w4_s4", "f32", "f32", (128, 64), 4, 4, B_MODE=2),
+        mm("k32_tf32_edge_64x64x32_w4_s3", "f32", "f32", (64, 64), 4, 3, k=350, edge=24,
+           MASK=2),
+        mm("k32_tf32_epi_biasrelu_128x128x32_w4_s3", "f32", "f32", (128, 128), 4, 3,
+           EPI=True),
     ]
 
 

@@ -78,7 +78,7 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @tf32_b_k_major(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot on f32 slots (tf32) is mma.sync only, with A and B (row-major) read from their slots}}
+    // expected-error @+1 {{local_dot on f32 slots (tf32) reads A from its slot and either B row-major (mma.sync, tf32 or tf32x3) or B stored N rows of K (wgmma, tf32 only)}}
     %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<32x32xf32, #blocked>, bKMajor, bOffset = 15360 : i64, bSlotBytes = 10240 : i64, bType = tensor<32x64xf32, #blocked1>, numSlots = 3 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
