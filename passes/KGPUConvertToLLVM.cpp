@@ -2341,7 +2341,9 @@ SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
 /// apart = stride offset) or K-major with `bKMajor` (stored N rows of K,
 /// like A). A either through a descriptor at `aStart` (this warpgroup's
 /// first row; K-major: rows of 64 elements, 8-row atoms 1024 bytes apart,
-/// K steps by advancing the start address 32 bytes inside the atom), or,
+/// K steps by advancing the start address 32 bytes inside the atom;
+/// M-major with `aMMajor`: stored K rows of M like an N-major B, the
+/// warpgroup's 64 rows one column block, imm-trans-a set), or,
 /// with `aRegs` (16-bit A in the accumulator's layout; `aStart` null), from
 /// registers: the four .b32 registers of each 16-row, 16-wide K fragment
 /// are an m16n8k16 A fragment (9.7.15.5.1, register fragments for A), as
@@ -2352,7 +2354,7 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      RankedTensorType aT, RankedTensorType bT,
                                      ArrayRef<Value> accIn, Value aStart,
                                      ArrayRef<Value> aRegs, Value bStart,
-                                     bool bKMajor) {
+                                     bool bKMajor, bool aMMajor = false) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
@@ -2377,7 +2379,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   // the kernel's shared memory (at most 227 KB on sm_90), so the sum never
   // carries out of the field: the descriptor of the offset address, at one
   // 64-bit add instead of an add, shift, and and or each.
-  Value descA0 = aStart ? descriptor(aStart, 16, 1024) : Value();
+  Value descA0 = !aStart   ? Value()
+                 : aMMajor ? descriptor(aStart, 1024, 1024 * (M / 64))
+                           : descriptor(aStart, 16, 1024);
   Value descB0 = bKMajor ? descriptor(bStart, 16, 1024)
                          : descriptor(bStart, 1024, 1024 * (N / 64));
   auto offsetDescriptor = [&](Value desc, int64_t bytes) -> Value {
@@ -2466,9 +2470,14 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
         continue;
       }
       // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
-      // per row in the 8-row atoms.
+      // per row in the 8-row atoms. M-major A (stored K rows of M, like an
+      // N-major B): 64-row column blocks 1024 bytes apart, 8-row K groups
+      // 1024 * M / 64 apart.
       Value descA = offsetDescriptor(
-          descA0, (kb / 128) * M * 128 + kb % 128 + blk * blockRows * 128);
+          descA0, aMMajor ? (k0 / 8) * 1024 * (M / 64) +
+                                blk * (blockRows / 64) * 1024
+                          : (kb / 128) * M * 128 + kb % 128 +
+                                blk * blockRows * 128);
       accVal = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, accStruct, accVal, descA, descB(),
           NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), elemTy, elemTy,
@@ -2476,7 +2485,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
           NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+          // imm-trans-a: 0 for K-major A (row), 1 for M-major (col).
+          NVVM::MMALayoutAttr::get(ctx, aMMajor ? NVVM::MMALayout::col
+                                                : NVVM::MMALayout::row),
           // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
           NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
                                                 : NVVM::MMALayout::row),
@@ -3420,10 +3431,12 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     };
     // Start addresses of this warpgroup's A rows and of B in the slot.
     Value aStart;
+    // A warpgroup's 64 rows: eight 8-row atoms K-major, one 64-row column
+    // block M-major.
     if (aRegs.empty())
       aStart = addI(addI(smemBase, c64(op.getAOffset())),
                     addI(mulI(slot64, op.getASlotBytes()),
-                         mulI(group, 64 / 8 * 1024)));
+                         mulI(group, op.getAMMajor() ? 1024 : 64 / 8 * 1024)));
     Value bStart = addI(addI(smemBase, c64(op.getBOffset())),
                         mulI(slot64, op.getBSlotBytes()));
     auto mma = cast<kgpu::MmaEncodingAttr>(
@@ -3431,7 +3444,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     SmallVector<Value> out = emitWgmmaMultiply(
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
         cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
-        op.getBKMajor());
+        op.getBKMajor(), op.getAMMajor());
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
@@ -4232,6 +4245,12 @@ struct KGPUConvertToLLVM
               << "local_dot on f32 slots (tf32) reads A from its slot and "
                  "either B row-major (mma.sync, tf32 or tf32x3) or B stored "
                  "N rows of K (wgmma, tf32 only)";
+          return WalkResult::interrupt();
+        }
+        if (dot.getAMMajor() && (!dot.getWgmma() || dot.getA() ||
+                                 bitWidth(ea) != 16)) {
+          op->emitError() << "local_dot's aMMajor (A stored K rows of M) is "
+                             "for wgmma on 16-bit A slots only";
           return WalkResult::interrupt();
         }
         if (f8 && (!dot.getBKMajor() || aT.getDimSize(1) % 32)) {

@@ -75,6 +75,9 @@ struct LoopPlan {
   SmallVector<unsigned> carried;
   /// B's columns are contiguous (K-major B): stored N rows of K elements.
   bool bKMajor = false;
+  /// A's columns are contiguous (M-major A, as a transposed input gives
+  /// it): stored K rows of M elements, for wgmma only (imm-trans-a).
+  bool aMMajor = false;
   /// B is tt.trans [1, 0] of the load (an N x K tile, K contiguous): the
   /// tile is copied as loaded, N rows of K (bKMajor), not transposed.
   tt::TransOp bTrans;
@@ -331,7 +334,8 @@ struct KGPUPipelineDotLoops
       if (!load || load->getBlock() != body || !v.hasOneUse() ||
           load.getIsVolatile() || !isZeroOrAbsent(load.getOther()) ||
           !copyWidth(load, axisInfo,
-                     i == 1 && !transB ? &plan.bKMajor : nullptr))
+                     i == 1 ? (transB ? nullptr : &plan.bKMajor)
+                            : &plan.aMMajor))
         return std::nullopt;
       if (transB)
         plan.bKMajor = true;
@@ -373,6 +377,11 @@ struct KGPUPipelineDotLoops
         plan.upcasts[0] && dot.getMaxNumImpreciseAcc() < kUnboundedImpreciseAcc;
     plan.useWgmma =
         wgmma && wgmmaFits(dot) && !plan.accAdd && !f8BoundedImprecise;
+    // An M-contiguous A is read MN-major, which only wgmma's 16-bit forms
+    // do (mma.sync's slots are read with ldmatrix by rows of K): elsewhere
+    // the loop stays as it is.
+    if (plan.aMMajor && (!plan.useWgmma || tf32 || plan.upcasts[0]))
+      return std::nullopt;
     // The slice: everything the loads' pointers and masks depend on inside
     // the body, closed under "the next value of a carried argument".
     llvm::SetVector<Operation *> slice;
@@ -469,7 +478,8 @@ struct KGPUPipelineDotLoops
     for (int i = 0; i < 2; ++i) {
       tt::LoadOp load = plan.loads[i];
       auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-      bool transpose = i == 1 && plan.bKMajor && !plan.bTrans;
+      bool transpose =
+          i == 0 ? plan.aMMajor : plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
       // Pointers and masks may also be defined before the loop.
       copyTile(b, loc, map.lookupOrDefault(load.getPtr()),
@@ -766,7 +776,7 @@ struct KGPUPipelineDotLoops
           b.getI64IntegerAttr(regs ? 0 : sd.aOffset), b.getI64IntegerAttr(0),
           b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
           b.getI32IntegerAttr(2), b.getUnitAttr(), b.getUnitAttr(),
-          sd.bKMajor ? b.getUnitAttr() : UnitAttr(), UnitAttr());
+          sd.bKMajor ? b.getUnitAttr() : UnitAttr(), UnitAttr(), UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
@@ -796,7 +806,7 @@ struct KGPUPipelineDotLoops
   /// transposed). Elements are the loaded ones: 16-bit, f8 bytes that
   /// local_dot upcasts, or f32 for tf32. Padded rows for ldmatrix and the
   /// tf32 reads; dense 128-byte swizzled atoms (1024-byte aligned slots)
-  /// for wgmma.
+  /// for wgmma, A K rows of M where it is stored transposed (aMMajor).
   static std::array<int64_t, 2> slotSizes(LoopPlan &plan) {
     auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
          bT = plan.bTrans ? plan.dot.getB().getType()
@@ -809,7 +819,8 @@ struct KGPUPipelineDotLoops
       auto atomRows = [&](int64_t rows, int64_t cols) {
         return wgmmaArrangementBytes(rows, cols, bytes);
       };
-      return {int64_t(llvm::alignTo(atomRows(M, K), 1024)),
+      return {int64_t(llvm::alignTo(
+                  plan.aMMajor ? atomRows(K, M) : atomRows(M, K), 1024)),
               int64_t(llvm::alignTo(
                   plan.bKMajor ? atomRows(N, K) : atomRows(K, N), 1024))};
     }
@@ -836,9 +847,9 @@ struct KGPUPipelineDotLoops
     bool useWgmma = plan.useWgmma;
     const std::array<int64_t, 2> &slotBytes = plan.slotBytes;
     int64_t offsets[2] = {0, S * slotBytes[0]};
-    // wgmma: A K-major; B N-major, or K-major (like A) when stored
-    // transposed.
-    int swizzle[2] = {useWgmma ? 1 : 0,
+    // wgmma: A K-major, or M-major (like an N-major B) when stored
+    // transposed; B N-major, or K-major (like A) when stored transposed.
+    int swizzle[2] = {useWgmma ? (plan.aMMajor ? 2 : 1) : 0,
                       useWgmma ? (plan.bKMajor ? 1 : 2) : 0};
 
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
@@ -946,7 +957,8 @@ struct KGPUPipelineDotLoops
           plan.dot.getInputPrecision() == tt::InputPrecision::TF32x3 &&
                   aT.getElementType().isF32()
               ? b.getUnitAttr()
-              : UnitAttr());
+              : UnitAttr(),
+          plan.aMMajor ? b.getUnitAttr() : UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value accOut = localDot.getResult();

@@ -427,6 +427,18 @@ def configs():
         bmm_inductor("k32_bmm_inductor_ktail_bf16_128x128x32_w8_s4", "bf16", (128, 128), 8, 4,
                      256, 512, 360),
         bmm_z("k32_bmm_z_f16_128x64x32_w4_s3", "f16", "f32", (128, 64), 4, 3, 256),
+        # A stored K x M (M contiguous: x^T @ y), K blocks of 32 and 64, B
+        # row-major or K-contiguous, a K tail.
+        mm("k32_at_mmajor_bf16_64x128x32_w4_s4", "bf16", "f32", (64, 128), 4, 4,
+           A_MMAJOR=True),
+        mm("k32_at_bt_mmajor_f16_128x128x32_w8_s3", "f16", "f32", (128, 128), 8, 3,
+           A_MMAJOR=True, B_MODE=2),
+        mm("k64_at_mmajor_f16_128x128x64_w8_s3", "f16", "f16", (128, 128), 8, 3,
+           k=512, A_MMAJOR=True, BK=64),
+        mm("k64_at_mmajor_bf16_64x256x64_w4_s3", "bf16", "f32", (64, 256), 4, 3,
+           k=512, A_MMAJOR=True, BK=64),
+        mm("k64_at_mmajor_ktail_f16_128x64x64_w4_s4", "f16", "f32", (128, 64), 4, 4,
+           k=500, A_MMAJOR=True, BK=64, MASK=1),
         # f32 operands, tl.dot's default input precision (tf32): 32 f32 fill a
         # 128-byte row; B contiguous along N, transposed, K-contiguous; edges.
         mm("k32_tf32_mm_64x64x32_w4_s3", "f32", "f32", (64, 64), 4, 3),

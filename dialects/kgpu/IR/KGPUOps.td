@@ -108,16 +108,22 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
     (unless `noWait`: then a later `kgpu.wgmma_wait` does, and the result
     must not be read before it). `bKMajor`: B is stored transposed, N rows
     of K elements (`kgpu.async_copy` with `transpose`), as a K-contiguous B
-    arrives from global memory. f8E4M3FN / f8E5M2 slots (both operands of
+    arrives from global memory. `aMMajor` (`wgmma`, 16-bit A only): A is
+    stored transposed, K rows of M elements in swizzle 2's arrangement
+    (`kgpu.async_copy` with `transpose`), as an M-contiguous A (a
+    transposed input, x^T @ y) arrives, and wgmma reads it MN-major
+    (imm-trans-a). f8E4M3FN / f8E5M2 slots (both operands of
     one format, `bKMajor`, K a multiple of 32) hold the loaded bytes: for
     mma.sync, rows padded by 16 bytes, fragments upcast to f16 after
     ldmatrix; with `wgmma`, whole 128-byte swizzled rows, multiplied by
     wgmma.mma_async m64nNk32 .e4m3 / .e5m2 (PTX ISA 9.7.15.5). f32 slots
-    (a tt.dot with inputPrecision tf32 or, with `tf32x3`, tf32x3; B not
-    `bKMajor`): A rows padded by 4 elements and B rows by 8
-    (kgpu::getPaddedRowStride), each element rounded to tf32 as it is
+    (a tt.dot with inputPrecision tf32 or, with `tf32x3`, tf32x3): for
+    mma.sync (B not `bKMajor`), A rows padded by 4 elements and B rows by
+    8 (kgpu::getPaddedRowStride), each element rounded to tf32 as it is
     read, mma.sync.m16n8k8 .tf32 (three per tile with `tf32x3`, hi/lo
-    split as the tt.dot lowering does it).
+    split as the tt.dot lowering does it); with `wgmma` (tf32 only, B
+    `bKMajor`: the tf32 form reads both operands K-major), whole 128-byte
+    swizzled rows multiplied by wgmma.mma_async m64nNk8 .tf32.
 
     With `a` (16-bit, in the accumulator's layout with the warps along M
     only: attention's P), A comes from the thread's registers instead of a
@@ -131,7 +137,7 @@ def KGPU_LocalDotOp : Op<KGPU_Dialect, "local_dot",
                        I64Attr:$bOffset, I64Attr:$bSlotBytes,
                        I32Attr:$numSlots, UnitAttr:$wgmma,
                        UnitAttr:$noWait, UnitAttr:$bKMajor,
-                       UnitAttr:$tf32x3);
+                       UnitAttr:$tf32x3, UnitAttr:$aMMajor);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $acc (`a` $a^ `:` type($a))? `slot` $slot attr-dict `:` type($acc) `->`

@@ -85,3 +85,22 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
     tt.return
   }
 }
+
+// -----
+
+// A stored K rows of M (aMMajor) without wgmma: mma.sync reads its slots
+// with ldmatrix by rows of K.
+#blocked = #kgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#blocked1 = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @a_m_major_mma_sync(%p: !tt.ptr<f32>) {
+    %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %slot = arith.constant 0 : i32
+    // expected-error @+1 {{local_dot's aMMajor (A stored K rows of M) is for wgmma on 16-bit A slots only}}
+    %d = kgpu.local_dot %acc slot %slot {aMMajor, aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x64xf16, #blocked>, bOffset = 24576 : i64, bSlotBytes = 8192 : i64, bType = tensor<64x64xf16, #blocked1>, numSlots = 3 : i32} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
