@@ -767,10 +767,12 @@ struct KGPUAssignLayouts
     // this layout, which gives every warp a whole row of N. A K of 32
     // (64-byte rows) only over 3 or more stages (the num-stages option);
     // tf32 only where B is read K-contiguous (bReadKMajor).
+    // Both only where their wgmma slots fit (wgmmaSlotsFit); mma.sync's
+    // padded slots are smaller than half-filled swizzle rows and f32 ones.
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
         isLoopCarriedDot(dot) &&
-        (!wgmmaPartialRows(dot) || numStages >= 3) &&
-        (!isTf32Dot(dot) || bReadKMajor(dot)))
+        (!wgmmaPartialRows(dot) || (numStages >= 3 && wgmmaSlotsFit(dot))) &&
+        (!isTf32Dot(dot) || (bReadKMajor(dot) && wgmmaSlotsFit(dot))))
       return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                         {unsigned(numWarps), 1u}, {16, 8});
     auto [wm, wn] = splitWarps(M / 16, N / 8);
@@ -826,16 +828,36 @@ struct KGPUAssignLayouts
   /// a time, and on the H200 that ran 1.2-1.9x slower than mma.sync .tf32
   /// reading it row-major (Triton 3.6 copies it so, at that speed;
   /// docs/BENCHMARKS.md), so such dots keep mma.sync's layout.
+  /// Both read more than one element per copy along K.
   static bool bReadKMajor(tt::DotOp dot) {
     Value b = dot.getB();
-    if (auto trans = b.getDefiningOp<tt::TransOp>())
-      return trans.getOrder() == ArrayRef<int32_t>{1, 0};
+    unsigned kDim = 0;
+    if (auto trans = b.getDefiningOp<tt::TransOp>()) {
+      if (trans.getOrder() != ArrayRef<int32_t>{1, 0})
+        return false;
+      b = trans.getSrc();
+      kDim = 1;
+    }
     auto load = b.getDefiningOp<tt::LoadOp>();
     if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
       return false;
     AxisInfoAnalysis axisInfo;
-    return axisInfo.getContiguousDim(load.getPtr()) == 0 &&
-           axisInfo.getVectorWidth(load.getPtr(), load.getMask(), 0) > 1;
+    return axisInfo.getContiguousDim(load.getPtr()) == kDim &&
+           axisInfo.getVectorWidth(load.getPtr(), load.getMask(), kDim) > 1;
+  }
+
+  /// Whether num-stages slots of `dot`'s A (K-major) and B (K-major where
+  /// bReadKMajor, N-major otherwise) in wgmma's swizzled arrangements fit
+  /// sm_90's 227 KB of shared memory per CTA.
+  bool wgmmaSlotsFit(tt::DotOp dot) {
+    RankedTensorType aT = dot.getA().getType(), bT = dot.getB().getType();
+    unsigned bytes = aT.getElementTypeBitWidth() / 8;
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    int64_t b = bReadKMajor(dot) ? wgmmaArrangementBytes(N, K, bytes)
+                                 : wgmmaArrangementBytes(K, N, bytes);
+    int64_t stage = llvm::alignTo(wgmmaArrangementBytes(M, K, bytes), 1024) +
+                    llvm::alignTo(b, 1024);
+    return int64_t(numStages) * stage <= 227 * 1024;
   }
 
   /// Whether `dot` is the only tt.dot of an scf.for body and its

@@ -1,6 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" | FileCheck %s
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3 num-stages=2" -kgpu-pipeline-dot-loops="num-stages=2 wgmma=true" | FileCheck %s --check-prefix=S2
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3 num-stages=15" | FileCheck %s --check-prefix=S15
 
 // wgmma for a K block of 32 16-bit elements (64-byte rows; Inductor's
 // 64x64x32 configs): every row of a K-major tile still takes a whole
@@ -26,6 +27,16 @@
 // S2-LABEL: tt.func public @k32
 // S2: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 40 : i64, slotBytes = 5120 : i64}
 // S2-NOT: wgmma
+//
+// A K of 32 takes wgmma's layout only where its slots fit the 227 KB of
+// shared memory: over 15 stages @k32's (8192 + 4096 bytes a stage) do,
+// @k32_bt's (8192 + 8192, B K-major) do not, and it keeps mma.sync's,
+// whose padded slots are smaller (helper-44's 128x256x32 over 5 stages
+// failed to compile otherwise).
+// S15: #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// S15-LABEL: tt.func public @k32(
+// S15: #kgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// S15-LABEL: tt.func public @k32_bt(
 // LLVM: kgpu.shared = 36864 : i32
 // LLVM-LABEL: llvm.func @k32
 // LLVM: llvm.mlir.constant(4611686293305360384 : i64)

@@ -163,3 +163,53 @@ tt.func public @tf32x3(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.pt
   tt.store %pc2, %r#2 : tensor<64x64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// The same with B's base pointer of unknown alignment: a 4-byte copy per
+// element along K, which wgmma is not given (bReadKMajor wants more than
+// one element per copy); mma.sync's layout, and the loop stays unpipelined
+// (mma.sync .tf32 reads B row-major only), as before tf32 took wgmma.
+// CHECK-LABEL: tt.func public @tf32_bt_unaligned
+// CHECK-NOT: kgpu.async_copy
+// CHECK: tt.dot
+// LLVM-LABEL: llvm.func @tf32_bt_unaligned
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.mma.sync
+// LLVM-NOT: nvvm.wgmma.mma_async
+tt.func public @tf32_bt_unaligned(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32>, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %stepB = arith.constant dense<32> : tensor<64x32xi32>
+  %sa = arith.constant dense<32> : tensor<64x1xi32>
+  %sb = arith.constant dense<64> : tensor<32x1xi32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rma = arith.muli %rm2, %sa : tensor<64x1xi32>
+  %rmab = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offa = arith.addi %rmab, %rka : tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %pa0 = tt.addptr %pa, %offa : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  %rn2 = tt.expand_dims %rm {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %pb = tt.splat %b : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %pb0 = tt.addptr %pb, %offa : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f32>>, tensor<64x32x!tt.ptr<f32>>, tensor<64x64xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f32>>
+    %vbt = tt.load %xb : tensor<64x32x!tt.ptr<f32>>
+    %vb = tt.trans %vbt {order = array<i32: 1, 0>} : tensor<64x32xf32> -> tensor<32x64xf32>
+    %d = tt.dot %va, %vb, %acc, inputPrecision = tf32 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f32>>, tensor<64x32x!tt.ptr<f32>>, tensor<64x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<64x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc2, %r#2 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
