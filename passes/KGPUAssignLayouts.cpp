@@ -770,11 +770,15 @@ struct KGPUAssignLayouts
     // Both only where their wgmma slots fit (wgmmaSlotsFit); mma.sync's
     // padded slots are smaller than half-filled swizzle rows and f32 ones.
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
-        isLoopCarriedDot(dot) &&
-        (!wgmmaPartialRows(dot) || (numStages >= 3 && wgmmaSlotsFit(dot))) &&
-        (!isTf32Dot(dot) || (bReadKMajor(dot) && wgmmaSlotsFit(dot))))
-      return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
-                                        {unsigned(numWarps), 1u}, {16, 8});
+        isLoopCarriedDot(dot)) {
+      bool partial = wgmmaPartialRows(dot), tf32 = isTf32Dot(dot);
+      bool bKMajor = (partial || tf32) && bReadKMajor(dot);
+      if ((!partial && !tf32) ||
+          ((!partial || numStages >= 3) && (!tf32 || bKMajor) &&
+           wgmmaSlotsFit(dot, bKMajor)))
+        return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
+                                          {unsigned(numWarps), 1u}, {16, 8});
+    }
     auto [wm, wn] = splitWarps(M / 16, N / 8);
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
   }
@@ -846,18 +850,17 @@ struct KGPUAssignLayouts
            axisInfo.getVectorWidth(load.getPtr(), load.getMask(), kDim) > 1;
   }
 
-  /// Whether num-stages slots of `dot`'s A (K-major) and B (K-major where
-  /// bReadKMajor, N-major otherwise) in wgmma's swizzled arrangements fit
-  /// sm_90's 227 KB of shared memory per CTA.
-  bool wgmmaSlotsFit(tt::DotOp dot) {
+  /// Whether num-stages slots of `dot`'s A (K-major) and B (K-major with
+  /// `bKMajor`, bReadKMajor's answer; N-major otherwise) in wgmma's
+  /// swizzled arrangements fit sm_90's shared memory per CTA.
+  bool wgmmaSlotsFit(tt::DotOp dot, bool bKMajor) {
     RankedTensorType aT = dot.getA().getType(), bT = dot.getB().getType();
     unsigned bytes = aT.getElementTypeBitWidth() / 8;
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-    int64_t b = bReadKMajor(dot) ? wgmmaArrangementBytes(N, K, bytes)
-                                 : wgmmaArrangementBytes(K, N, bytes);
-    int64_t stage = llvm::alignTo(wgmmaArrangementBytes(M, K, bytes), 1024) +
-                    llvm::alignTo(b, 1024);
-    return int64_t(numStages) * stage <= 227 * 1024;
+    int64_t stage =
+        llvm::alignTo(wgmmaOperandBytes(M, K, bytes, true), 1024) +
+        llvm::alignTo(wgmmaOperandBytes(N, K, bytes, bKMajor), 1024);
+    return int64_t(numStages) * stage <= kWgmmaMaxSharedBytes;
   }
 
   /// Whether `dot` is the only tt.dot of an scf.for body and its

@@ -2668,8 +2668,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     // K-major as wgmma's tf32 form reads it; here mma.sync .tf32.
     if (!l.wgmmaDots || !kgpu::isMmaV2(mma) ||
         mma.getWarpsPerCTA() != ArrayRef<unsigned>{l.numWarps, 1u} ||
-        !wgmmaComputes(op, l.numWarps) ||
-        op.getA().getType().getElementType().isF32())
+        !wgmmaComputes(op, l.numWarps) || isTf32Dot(op))
       return false;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto arg = dyn_cast<BlockArgument>(op.getC());
@@ -2770,8 +2769,9 @@ struct DotLowering : KPattern<tt::DotOp> {
   static int64_t hoistedABytes(tt::DotOp op, bool wgmma) {
     RankedTensorType aT = op.getA().getType();
     if (wgmma)
-      return llvm::alignTo(
-          wgmmaArrangementBytes(aT.getDimSize(0), aT.getDimSize(1), 2), 1024);
+      return llvm::alignTo(wgmmaOperandBytes(aT.getDimSize(0),
+                                             aT.getDimSize(1), 2, true),
+                           1024);
     return llvm::alignTo(paddedBytes(aT), 16);
   }
 
@@ -2780,9 +2780,8 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// swizzled arrangement (16-bit elements), B 1024 bytes aligned.
   static int64_t wgmmaStagedBytes(tt::DotOp op, ASource source, bool bKMajor) {
     RankedTensorType bT = op.getB().getType();
-    int64_t K = bT.getDimSize(0), N = bT.getDimSize(1);
-    int64_t b = bKMajor ? wgmmaArrangementBytes(N, K, 2)
-                        : wgmmaArrangementBytes(K, N, 2);
+    int64_t b = wgmmaOperandBytes(bT.getDimSize(1), bT.getDimSize(0), 2,
+                                  bKMajor);
     return source == ASource::Staged ? hoistedABytes(op, true) + b : b;
   }
 

@@ -358,8 +358,8 @@ struct KGPUPipelineDotLoops
     // form reads B K-major only (kgpu-assign-layouts gives a tf32 dot
     // wgmma's layout only where B is read K-contiguous). Not tf32x3
     // (wgmmaComputes).
-    bool tf32Wgmma = tf32 && wgmma && wgmmaFits(dot) && !plan.accAdd &&
-                     (plan.bKMajor || plan.bTrans);
+    bool wgmmaLoop = wgmma && wgmmaFits(dot) && !plan.accAdd;
+    bool tf32Wgmma = tf32 && wgmmaLoop && (plan.bKMajor || plan.bTrans);
     if (tf32 && !tf32Wgmma && (plan.bKMajor || plan.bTrans))
       return std::nullopt;
     // A dot from zero whose sum the loop adds is multiplied with mma.sync
@@ -375,8 +375,7 @@ struct KGPUPipelineDotLoops
     // not make. The upcast operands on mma.sync accumulate in f32.
     bool f8BoundedImprecise =
         plan.upcasts[0] && dot.getMaxNumImpreciseAcc() < kUnboundedImpreciseAcc;
-    plan.useWgmma =
-        wgmma && wgmmaFits(dot) && !plan.accAdd && !f8BoundedImprecise;
+    plan.useWgmma = wgmmaLoop && !f8BoundedImprecise;
     // An M-contiguous A is read MN-major, which only wgmma's 16-bit forms
     // do (mma.sync's slots are read with ldmatrix by rows of K): elsewhere
     // the loop stays as it is.
@@ -645,22 +644,20 @@ struct KGPUPipelineDotLoops
       RankedTensorType aT = sd.dot.getA().getType();
       if (inserted)
         plan.bytes += llvm::alignTo(
-            wgmmaArrangementBytes(aT.getDimSize(0), aT.getDimSize(1), 2),
+            wgmmaOperandBytes(aT.getDimSize(0), aT.getDimSize(1), 2, true),
             1024);
       sd.aOffset = it->second;
     }
     for (SlotDot &sd : plan.dots) {
       RankedTensorType bT = sd.dot.getB().getType();
-      int64_t K = bT.getDimSize(0), N = bT.getDimSize(1);
-      sd.bSlotBytes = llvm::alignTo(sd.bKMajor
-                                        ? wgmmaArrangementBytes(N, K, 2)
-                                        : wgmmaArrangementBytes(K, N, 2),
-                                    1024);
+      sd.bSlotBytes = llvm::alignTo(
+          wgmmaOperandBytes(bT.getDimSize(1), bT.getDimSize(0), 2, sd.bKMajor),
+          1024);
       sd.bOffset = plan.bytes;
       plan.bytes += 2 * sd.bSlotBytes;
     }
     // sm_90's shared memory per CTA (227 KB): else leave the loop as it is.
-    if (plan.bytes > 227 * 1024)
+    if (plan.bytes > kWgmmaMaxSharedBytes)
       return std::nullopt;
     return plan;
   }
@@ -816,13 +813,10 @@ struct KGPUPipelineDotLoops
     if (plan.useWgmma) {
       // Rows of whole 128-byte swizzle rows: an f8 K of 64 or a 16-bit K
       // of 32 fills half of each (wgmma reads the K steps it has).
-      auto atomRows = [&](int64_t rows, int64_t cols) {
-        return wgmmaArrangementBytes(rows, cols, bytes);
-      };
       return {int64_t(llvm::alignTo(
-                  plan.aMMajor ? atomRows(K, M) : atomRows(M, K), 1024)),
+                  wgmmaOperandBytes(M, K, bytes, !plan.aMMajor), 1024)),
               int64_t(llvm::alignTo(
-                  plan.bKMajor ? atomRows(N, K) : atomRows(K, N), 1024))};
+                  wgmmaOperandBytes(N, K, bytes, plan.bKMajor), 1024))};
     }
     return {int64_t(llvm::alignTo(M * getPaddedRowStride(K, bits) * bytes, 16)),
             int64_t(llvm::alignTo(

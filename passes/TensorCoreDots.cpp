@@ -54,7 +54,8 @@ bool wgmmaPartialRows(tt::DotOp dot) {
   return aT.getDimSize(1) * aT.getElementTypeBitWidth() / 8 % 128 != 0;
 }
 
-int64_t wgmmaArrangementBytes(int64_t rows, int64_t cols, unsigned bytes) {
+int64_t wgmmaOperandBytes(int64_t mn, int64_t k, unsigned bytes, bool kMajor) {
+  int64_t rows = kMajor ? mn : k, cols = kMajor ? k : mn;
   return rows * int64_t(llvm::alignTo(cols * bytes, 128));
 }
 

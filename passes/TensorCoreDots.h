@@ -30,7 +30,7 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// (not tf32x3: one rounding, one product), f32 accumulator, whole
 /// warpgroups (warps % 4 == 0), M a multiple of 16 * warps, K a multiple
 /// of 32 and N of 64 (N <= 256). A 16-bit K of 32 (64-byte rows) fills
-/// half of each 128-byte swizzle row (wgmmaArrangementBytes); an N-major
+/// half of each 128-byte swizzle row (wgmmaOperandBytes); an N-major
 /// B has whole ones. wgmma's tf32 form reads A and B K-major only
 /// (9.7.15.5.1: the transpose operands exist for .f16 / .bf16), so only
 /// kgpu-pipeline-dot-loops takes tf32 dots to it, where B is read
@@ -43,12 +43,18 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps);
 /// (kgpu-assign-layouts num-stages, kgpu-convert-to-llvm).
 bool wgmmaPartialRows(tt::DotOp dot);
 
-/// Bytes of a `rows` x `cols` tile of `bytes`-byte elements in wgmma's
-/// 128-byte swizzled arrangement (PTX ISA 9.7.15.5.1, 128B swizzling
-/// mode): each row padded to whole 128-byte swizzle rows, since the
-/// arrangement keeps its 8-row atoms 1024 bytes apart whatever the row
+/// Bytes of a wgmma operand tile of `mn` x `k` elements (M x K for A, N x
+/// K for B) of `bytes` bytes in wgmma's 128-byte swizzled arrangement (PTX
+/// ISA 9.7.15.5.1, 128B swizzling mode), stored in rows of K (`kMajor`) or
+/// rows of M or N: each row padded to whole 128-byte swizzle rows, since
+/// the arrangement keeps its 8-row atoms 1024 bytes apart whatever the row
 /// holds. Shared by every pass that sizes such a tile.
-int64_t wgmmaArrangementBytes(int64_t rows, int64_t cols, unsigned bytes);
+int64_t wgmmaOperandBytes(int64_t mn, int64_t k, unsigned bytes, bool kMajor);
+
+/// Shared memory per CTA on sm_90 (227 KB; wgmma exists on sm_90a only),
+/// the bound wgmma slots are sized against before kgpu-convert-to-llvm
+/// checks the kernel's total (NVPTXTargetInfo::getMaxSharedBytes).
+constexpr int64_t kWgmmaMaxSharedBytes = 227 * 1024;
 
 /// Whether AMD MFMA 16x16 computes `dot` (2-D, CDNA2/3):
 /// v_mfma_f32_16x16x16{f16,bf16_1k} (K % 16 == 0) or
