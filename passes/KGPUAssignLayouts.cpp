@@ -760,17 +760,17 @@ struct KGPUAssignLayouts
       return {};
     int64_t M = dot.getA().getType().getDimSize(0),
             N = dot.getB().getType().getDimSize(1);
-    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of every block
-    // of 16 * num-warps rows and the whole N (wgmmaComputes). Only for the
-    // one dot of a loop that carries its accumulator, the loops
-    // kgpu-pipeline-dot-loops turns into wgmma: elsewhere mma.sync runs on
-    // this layout, which gives every warp a whole row of N. A K of 32
-    // (64-byte rows) only over 3 or more stages (the num-stages option);
-    // tf32 only where B is read K-contiguous (bReadKMajor).
-    // Both only where their wgmma slots fit (wgmmaSlotsFit); mma.sync's
+    // wgmma (sm_90a): each warpgroup of 4 warps owns 64 rows of every block of
+    // 16 * num-warps rows and the whole N (wgmmaComputes). Only for the one dot
+    // of a loop that carries its accumulator, the loops kgpu-pipeline-dot-loops
+    // turns into wgmma: elsewhere mma.sync runs on this layout, which gives
+    // every warp a whole row of N. A K of 32 (64-byte rows) only over 3 or more
+    // stages (the num-stages option); tf32 only where B is read K-contiguous
+    // (bReadKMajor); N only a multiple of 64 and K of 32 (wgmmaNarrowTile). K
+    // 32 and tf32 only where their wgmma slots fit (wgmmaSlotsFit); mma.sync's
     // padded slots are smaller than half-filled swizzle rows and f32 ones.
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
-        isLoopCarriedDot(dot)) {
+        !wgmmaNarrowTile(dot) && isLoopCarriedDot(dot)) {
       bool partial = wgmmaPartialRows(dot), tf32 = isTf32Dot(dot);
       bool bKMajor = (partial || tf32) && bReadKMajor(dot);
       if ((!partial && !tf32) ||

@@ -1843,7 +1843,8 @@ struct AssertLowering : KPattern<tt::AssertOp> {
 /// rows = M (or N); the columns (K) in blocks of one 128-byte row, each
 /// block holding all rows' atoms in order (rows * 128 bytes apart).
 /// Otherwise (B stored K rows of N): rows = K; 128-byte column blocks 1024
-/// bytes apart, 8-row K groups 1024 * cols / (128 / bytes) apart. The
+/// bytes apart, 8-row K groups 1024 * ceil(cols / (128 / bytes)) apart (the
+/// last block partly filled where cols is not a multiple of 128 / bytes). The
 /// arrangement is 1024-byte aligned (the swizzle reads address bits 4-9).
 Value swizzledByteOffset(const IndexMath &im, Value r, Value c, int64_t rows,
                          int64_t cols, unsigned bytes, bool kMajor) {
@@ -1863,8 +1864,9 @@ Value swizzledByteOffset(const IndexMath &im, Value r, Value c, int64_t rows,
     return im.add(im.add(im.mul(im.udiv(c, rowElems), rows * 128),
                          im.mul(im.udiv(r, 8), 1024)),
                   swizzled(r, c));
+  int64_t rowGroupBytes = 1024 * llvm::divideCeil(cols, rowElems);
   return im.add(im.add(im.mul(im.udiv(c, rowElems), 1024),
-                       im.mul(im.udiv(r, 8), 1024 * (cols / rowElems))),
+                       im.mul(im.udiv(r, 8), rowGroupBytes)),
                 swizzled(r, c));
 }
 
@@ -1902,7 +1904,8 @@ SmallVector<Value> swizzledElementOffsets(const IndexMath &im,
   }
   SmallVector<Value> base = threadBaseIndices(im.b, im.loc, l, layout);
   int64_t rowElems = 128 / bytes;
-  int64_t rowGroupBytes = kMajor ? 1024 : 1024 * (cols / rowElems);
+  int64_t rowGroupBytes =
+      kMajor ? 1024 : 1024 * llvm::divideCeil(cols, rowElems);
   int64_t colBlockBytes = kMajor ? rows * 128 : 1024;
   auto offsets = kgpu::getElemOffsets(layout, shape);
   DenseMap<std::pair<int64_t, int64_t>, Value> classOffset;
@@ -2329,26 +2332,26 @@ SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
   return unpack(b, loc, asmOp.getResult(0));
 }
 
-/// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5; f8: m64nNk32) per K step of
-/// 32 bytes for this thread's warpgroup (rows 64 * (warp / 4) ... of every
-/// block of 16 * warps rows: one wgmma per block, on the block's chunk of
-/// the accumulators `accIn`, which the #kgpu.mma layout with warps along M
-/// orders block by block, in the order of wgmma's D fragments, 9.7.15.5.1).
-/// B through a shared-memory matrix descriptor (9.7.15.5.1.1: start
-/// address, leading and stride byte offsets, all >> 4; 128-byte swizzle =
-/// 1 in bits 62-63) at the i64 shared address `bStart`: N-major (64-column
-/// blocks 1024 bytes apart = leading offset, 8-row K groups 1024 * N / 64
-/// apart = stride offset) or K-major with `bKMajor` (stored N rows of K,
-/// like A). A either through a descriptor at `aStart` (this warpgroup's
-/// first row; K-major: rows of 64 elements, 8-row atoms 1024 bytes apart,
-/// K steps by advancing the start address 32 bytes inside the atom;
-/// M-major with `aMMajor`: stored K rows of M like an N-major B, the
-/// warpgroup's 64 rows one column block, imm-trans-a set), or,
-/// with `aRegs` (16-bit A in the accumulator's layout; `aStart` null), from
-/// registers: the four .b32 registers of each 16-row, 16-wide K fragment
-/// are an m16n8k16 A fragment (9.7.15.5.1, register fragments for A), as
-/// accLayoutAPair packs them. Begins with wgmma.fence; the caller commits
-/// the group and waits for it.
+/// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5; f8: m64nNk32) per K step of 32
+/// bytes for this thread's warpgroup (rows 64 * (warp / 4) ... of every block
+/// of 16 * warps rows: one wgmma per block, on the block's chunk of the
+/// accumulators `accIn`, which the #kgpu.mma layout with warps along M orders
+/// block by block, in the order of wgmma's D fragments, 9.7.15.5.1). B through
+/// a shared-memory matrix descriptor (9.7.15.5.1.1: start address, leading and
+/// stride byte offsets, all >> 4; 128-byte swizzle = 1 in bits 62-63) at the
+/// i64 shared address `bStart`: N-major (64-column blocks 1024 bytes apart =
+/// leading offset, 8-row K groups 1024 * ceil(N / 64) apart = stride offset; an
+/// N of 32 half fills its block, wgmma reading the first 64 bytes of each
+/// swizzled row) or K-major with `bKMajor` (stored N rows of K, like A). A
+/// either through a descriptor at `aStart` (this warpgroup's first row;
+/// K-major: rows of 64 elements, 8-row atoms 1024 bytes apart, K steps by
+/// advancing the start address 32 bytes inside the atom; M-major with
+/// `aMMajor`: stored K rows of M like an N-major B, the warpgroup's 64 rows one
+/// column block, imm-trans-a set), or, with `aRegs` (16-bit A in the
+/// accumulator's layout; `aStart` null), from registers: the four .b32
+/// registers of each 16-row, 16-wide K fragment are an m16n8k16 A fragment
+/// (9.7.15.5.1, register fragments for A), as accLayoutAPair packs them. Begins
+/// with wgmma.fence; the caller commits the group and waits for it.
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
@@ -2382,8 +2385,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   Value descA0 = !aStart   ? Value()
                  : aMMajor ? descriptor(aStart, 1024, 1024 * (M / 64))
                            : descriptor(aStart, 16, 1024);
+  int64_t bGroupBytes = 1024 * llvm::divideCeil(N, 64);
   Value descB0 = bKMajor ? descriptor(bStart, 16, 1024)
-                         : descriptor(bStart, 1024, 1024 * (N / 64));
+                         : descriptor(bStart, 1024, bGroupBytes);
   auto offsetDescriptor = [&](Value desc, int64_t bytes) -> Value {
     assert(bytes % 16 == 0 && "matrix descriptor offsets are 16-byte units");
     return bytes == 0 ? desc : addI(desc, c64(bytes >> 4));
@@ -2439,12 +2443,12 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       Value &accVal = accVals[blk];
       int64_t kb = k0 * bytes; // byte offset of the K step in a row
       // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
-      // K groups 1024 * N / 64 apart (stride offset). B K-major (stored N
+      // K groups 1024 * ceil(N / 64) apart (stride offset). B K-major (stored N
       // rows of K, like A): 8-row N groups 1024 bytes apart.
       auto descB = [&] {
         return offsetDescriptor(descB0, bKMajor
                                             ? (kb / 128) * N * 128 + kb % 128
-                                            : (k0 / 8) * 1024 * (N / 64));
+                                            : (k0 / 8) * bGroupBytes);
       };
       if (!aRegs.empty()) {
         SmallVector<Value> operands(unpack(rewriter, loc, accVal));
@@ -2639,7 +2643,9 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// chain-dots, and mma-version 3's loop-carried dots where
   /// kgpu-pipeline-dot-loops left them) in whole warpgroups, where
   /// wgmmaComputes holds (16-bit operands, f32 accumulator, M a multiple
-  /// of 16 * warps, K of 32, N of 64 up to 256). The layout is the one
+  /// of 16 * warps, K of 32, N of 8 up to 256) and N is a multiple of 64
+  /// and K of 32 (wgmmaNarrowTile: narrower tiles take wgmma only in
+  /// attention's pipelined loops, as kgpu.local_dot). The layout is the one
   /// mma.sync uses: wgmma's D fragments give each thread the same elements.
   ///
   /// Except where a loop-carried accumulator (C an argument of the loop
@@ -2653,11 +2659,12 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// (128 + 16 + 32) in 45 against 57.
   ///
   /// A K of 32 (64-byte rows) only with the accumulator an argument of the
-  /// loop around the dot. Elsewhere (attention's dots, whose C is zero or
-  /// rescaled within the iteration) the two short wgmmas are waited for
-  /// at once: on the H200, kernels_k32's k32_attn_* took 0.97-1.06x of
-  /// mma.sync's time with them (docs/BENCHMARKS.md), so they stay on
-  /// mma.sync.
+  /// loop around the dot. Elsewhere (attention's dots where
+  /// kgpu-pipeline-dot-loops left the loop, whose C is zero or rescaled
+  /// within the iteration) the two short wgmmas are waited for at once: on
+  /// the H200, kernels_k32's k32_attn_* took 0.97-1.06x of mma.sync's time
+  /// with them, unpipelined (docs/BENCHMARKS.md, fourteenth session), so
+  /// they stay on mma.sync.
   static constexpr int64_t kWgmmaStagedWords = 176;
   /// Decided before the conversion starts (it reads the loop structure)
   /// and recorded on the dot (kWgmmaDotAttr).
@@ -2668,7 +2675,8 @@ struct DotLowering : KPattern<tt::DotOp> {
     // K-major as wgmma's tf32 form reads it; here mma.sync .tf32.
     if (!l.wgmmaDots || !kgpu::isMmaV2(mma) ||
         mma.getWarpsPerCTA() != ArrayRef<unsigned>{l.numWarps, 1u} ||
-        !wgmmaComputes(op, l.numWarps) || isTf32Dot(op))
+        !wgmmaComputes(op, l.numWarps) || wgmmaNarrowTile(op) ||
+        isTf32Dot(op))
       return false;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     auto arg = dyn_cast<BlockArgument>(op.getC());

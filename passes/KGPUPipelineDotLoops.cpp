@@ -111,6 +111,10 @@ struct SlotDot {
   /// A loaded before the loop, copied once; null: A from registers (in the
   /// accumulator's layout, attention's P).
   tt::LoadOp aLoad;
+  /// A computed before the loop by other ops than such a load (Q scaled
+  /// by the softmax scale): converted to the accumulator's layout once,
+  /// before the loop, and read from registers.
+  bool aToRegs = false;
   int64_t aOffset = 0, bOffset = 0, bSlotBytes = 0;
 };
 
@@ -119,8 +123,8 @@ struct SlotDot {
 /// while this one's are multiplied (see matchSlotLoop).
 struct SlotLoopPlan {
   SmallVector<SlotDot> dots;
-  /// Body ops that compute the B loads' pointers from the iteration
-  /// arguments, in body order: cloned for the next iteration.
+  /// Body ops that compute the B loads' pointers and masks from the
+  /// iteration arguments, in body order: cloned for the next iteration.
   SmallVector<Operation *> ptrOps;
   /// Those ops and, for each carried argument they read, the ops that
   /// compute its next value: moved to the top of the body, in body order.
@@ -129,6 +133,8 @@ struct SlotLoopPlan {
   SmallVector<unsigned> carried;
   /// Shared memory the slots take, from offset 0.
   int64_t bytes = 0;
+  /// Slots of each B: the loop's copies run slots - 1 iterations ahead.
+  int64_t slots = 2;
   /// The body holds other ops that may use shared memory (layout
   /// conversions, transposes, reductions across warps): the slots take a
   /// region of their own (kOwnSharedMemoryAttr).
@@ -495,20 +501,20 @@ struct KGPUPipelineDotLoops
     return next;
   }
 
-  /// The loops of attention (sm_90a, `wgmma`): every tt.dot of the body
-  /// is one wgmma computes (accumulator warps along M only, wgmmaFits)
-  /// whose B is a tile the body loads (unmasked, used only by the dot,
-  /// directly or through tt.trans [1, 0]) and whose A is a tile loaded
-  /// before the loop (unmasked; copied once) or in the accumulator's
-  /// layout (registers). The B loads' pointers depend on the induction
-  /// variable, loop-invariant values and iteration arguments whose next
-  /// values are computed by pure ops and scalar loads (flex attention's
-  /// block indices). The body may hold elementwise and shape ops, loads,
-  /// reductions and layout conversions, nothing that writes memory. The
-  /// slots start at offset 0 where nothing else in the body may use
-  /// shared memory; otherwise (layout conversions, transposes, reductions
-  /// across warps) they take a region of their own above the bytes those
-  /// ops reuse (SlotLoopPlan::ownRegion).
+  /// The loops of attention (sm_90a, `wgmma`): every tt.dot of the body is one
+  /// wgmma computes (accumulator warps along M only, wgmmaFits) whose B is a
+  /// tile the body loads (used only by the dot, directly or through tt.trans
+  /// [1, 0]; masked with `other` 0 or unmasked) and whose A is a tile loaded
+  /// before the loop (as B's; copied once) or in the accumulator's layout
+  /// (registers). The B loads' pointers and masks depend on the induction
+  /// variable, loop-invariant values and iteration arguments whose next values
+  /// are computed by pure ops and scalar loads (flex attention's block
+  /// indices). The body may hold elementwise and shape ops, loads, reductions
+  /// and layout conversions, nothing that writes memory. The slots start at
+  /// offset 0 where nothing else in the body may use shared memory; otherwise
+  /// (layout conversions, transposes, reductions across warps) they take a
+  /// region of their own above the bytes those ops reuse
+  /// (SlotLoopPlan::ownRegion).
   std::optional<SlotLoopPlan> matchSlotLoop(scf::ForOp loop) {
     if (!wgmma || !loop.getInductionVar().getType().isInteger(32) ||
         loop.getUnsignedCmp())
@@ -569,20 +575,27 @@ struct KGPUPipelineDotLoops
         sd.bTrans = trans;
         b = trans.getSrc();
       }
+      // Masked B (keys past the sequence's end) zero-filled by the copy,
+      // as the load's `other` 0 would give them.
       sd.bLoad = b.getDefiningOp<tt::LoadOp>();
       if (!sd.bLoad || sd.bLoad->getBlock() != body || !b.hasOneUse() ||
-          sd.bLoad.getMask() || sd.bLoad.getOther() ||
+          !isZeroOrAbsent(sd.bLoad.getOther()) ||
           !copyWidth(sd.bLoad, axisInfo, sd.bTrans ? nullptr : &sd.bTranspose))
         return std::nullopt;
       sd.bKMajor = sd.bTrans || sd.bTranspose;
       RankedTensorType aT = dot.getA().getType();
       if (aT.getEncoding() == mma)
         continue; // registers (wgmmaFits: 16-bit, whole row blocks)
-      sd.aLoad = dot.getA().getDefiningOp<tt::LoadOp>();
-      if (!sd.aLoad || !loop.isDefinedOutsideOfLoop(dot.getA()) ||
-          sd.aLoad.getMask() || sd.aLoad.getOther() ||
-          sd.aLoad.getIsVolatile() || !copyWidth(sd.aLoad, axisInfo))
+      if (!loop.isDefinedOutsideOfLoop(dot.getA()))
         return std::nullopt;
+      // A masked with `other` 0 (a head dimension padded to a power of
+      // two) is zero-filled by its copy alike.
+      sd.aLoad = dot.getA().getDefiningOp<tt::LoadOp>();
+      if (!sd.aLoad || !isZeroOrAbsent(sd.aLoad.getOther()) ||
+          sd.aLoad.getIsVolatile() || !copyWidth(sd.aLoad, axisInfo)) {
+        sd.aLoad = {};
+        sd.aToRegs = true;
+      }
     }
     // The pointers' ops (pure, cloned per iteration) and the next values
     // of the carried arguments they read (pure or scalar loads, moved up).
@@ -615,8 +628,11 @@ struct KGPUPipelineDotLoops
       return true;
     };
     SmallVector<Value> ptrs;
-    for (SlotDot &sd : plan.dots)
+    for (SlotDot &sd : plan.dots) {
       ptrs.push_back(sd.bLoad.getPtr());
+      if (sd.bLoad.getMask())
+        ptrs.push_back(sd.bLoad.getMask());
+    }
     if (!walk(ptrs, /*ptr=*/true, ptrOps))
       return std::nullopt;
     // Next values of the carried arguments, closed: those read further
@@ -634,7 +650,7 @@ struct KGPUPipelineDotLoops
         plan.moved.push_back(&op);
     }
     plan.carried.assign(carried.begin(), carried.end());
-    // Shared memory: each loop-invariant A once, then two slots of each B,
+    // Shared memory: each loop-invariant A once, then the slots of each B,
     // all in wgmma's swizzled arrangements (1024-byte aligned).
     DenseMap<Operation *, int64_t> aOffsets;
     for (SlotDot &sd : plan.dots) {
@@ -648,15 +664,27 @@ struct KGPUPipelineDotLoops
             1024);
       sd.aOffset = it->second;
     }
+    int64_t slotBytes = 0;
     for (SlotDot &sd : plan.dots) {
       RankedTensorType bT = sd.dot.getB().getType();
       sd.bSlotBytes = llvm::alignTo(
           wgmmaOperandBytes(bT.getDimSize(1), bT.getDimSize(0), 2, sd.bKMajor),
           1024);
-      sd.bOffset = plan.bytes;
-      plan.bytes += 2 * sd.bSlotBytes;
+      slotBytes += sd.bSlotBytes;
     }
-    // sm_90's shared memory per CTA (227 KB): else leave the loop as it is.
+    // num-stages slots where the pointers read no iteration argument (the
+    // copies of iteration i + S - 1 need only the induction variable; a
+    // carried offset, as flex attention's block index, is known one
+    // iteration ahead), as many as fit sm_90's shared memory per CTA (227
+    // KB), at least 2: else the loop stays as it is.
+    plan.slots = plan.carried.empty() ? std::max<int64_t>(numStages, 2) : 2;
+    while (plan.slots > 2 &&
+           plan.bytes + plan.slots * slotBytes > kWgmmaMaxSharedBytes)
+      --plan.slots;
+    for (SlotDot &sd : plan.dots) {
+      sd.bOffset = plan.bytes;
+      plan.bytes += plan.slots * sd.bSlotBytes;
+    }
     if (plan.bytes > kWgmmaMaxSharedBytes)
       return std::nullopt;
     return plan;
@@ -671,7 +699,9 @@ struct KGPUPipelineDotLoops
       b.clone(*op, map);
     for (SlotDot &sd : plan.dots) {
       auto ptrType = cast<RankedTensorType>(sd.bLoad.getPtr().getType());
-      copyTile(b, loc, map.lookupOrDefault(sd.bLoad.getPtr()), Value(), live,
+      Value mask = sd.bLoad.getMask();
+      copyTile(b, loc, map.lookupOrDefault(sd.bLoad.getPtr()),
+               mask ? map.lookupOrDefault(mask) : Value(), live,
                slot, sd.bOffset, sd.bSlotBytes,
                ptrType.getDimSize(sd.bTranspose ? 0 : 1), sd.bKMajor ? 1 : 2,
                sd.bTranspose, plan.ownRegion);
@@ -679,23 +709,24 @@ struct KGPUPipelineDotLoops
     }
   }
 
-  /// matchSlotLoop's loop, with D dots, becomes:
+  /// matchSlotLoop's loop, with D dots and S slots, becomes:
   ///   async_wait 0; async_copy each A once (slot bytes 0); commit
-  ///   B tiles of the first iteration into slot 0, one group per dot
+  ///   B tiles of iterations 0 .. S-2 into slots 0 .. S-2, one group per
+  ///   dot
   ///   scf.for ... iter_args(..., %s = 0) {
   ///     (the moved ops: pointers, next values of carried arguments)
-  ///     async_wait D-1                        // B of dot 0 has landed
-  ///     B tiles of the next iteration into slot 1 - %s (zero-filled
-  ///     after the last iteration), one group per dot
-  ///     ... async_wait 2D-1-j before dot j > 0 ...
+  ///     async_wait (S-1)D-1                   // B of dot 0 has landed
+  ///     B tiles of iteration i + S-1 into slot (%s + S-1) % S (zero-filled
+  ///     past the last iteration), one group per dot
+  ///     ... async_wait SD-1-j before dot j > 0 ...
   ///     %d = local_dot %c [a %p] slot %s {wgmma, noWait}; wgmma_wait 0 %d
-  ///     scf.yield ..., 1 - %s
+  ///     scf.yield ..., (%s + 1) % S             // 1 - %s for 2 slots
   ///   }
   ///   async_wait 0
-  /// Each iteration waits for its own wgmma groups, so the slot the next
-  /// iteration's copies refill was last read by groups the previous
-  /// iteration retired; the barrier of the first async_wait orders every
-  /// warp's reads before those copies.
+  /// Each iteration waits for its own wgmma groups, so the slot its copies
+  /// refill was last read by groups the previous iteration retired; the
+  /// barrier of the first async_wait orders every warp's reads before
+  /// those copies.
   void rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
     Location loc = loop.getLoc();
     MLIRContext *ctx = loop.getContext();
@@ -707,34 +738,64 @@ struct KGPUPipelineDotLoops
           .getResult();
     };
     int64_t D = plan.dots.size();
-    // Before the loop: nobody may still read shared memory an earlier op
-    // used; the loop-invariant A tiles; the first iteration's B tiles.
+    // Before the loop: A computed there, in the accumulator's layout (its
+    // conversion may go through shared memory); nobody may still read
+    // shared memory an earlier op used; the loop-invariant A tiles; the
+    // first iteration's B tiles.
+    DenseMap<Value, Value> aRegs;
+    for (SlotDot &sd : plan.dots) {
+      Value a = sd.dot.getA();
+      if (!sd.aToRegs || aRegs.count(a))
+        continue;
+      aRegs[a] = kgpu::ConvertLayoutOp::create(
+          b, loc,
+          sd.dot.getA().getType().cloneWithEncoding(
+              sd.dot.getType().getEncoding()),
+          a);
+    }
     kgpu::AsyncWaitOp::create(b, loc, 0);
     DenseSet<Operation *> copiedA;
     for (SlotDot &sd : plan.dots)
       if (sd.aLoad && copiedA.insert(sd.aLoad).second)
-        copyTile(b, loc, sd.aLoad.getPtr(), Value(), Value(), c32(b, 0),
-                 sd.aOffset, 0, sd.dot.getA().getType().getDimSize(1), 1,
+        copyTile(b, loc, sd.aLoad.getPtr(), sd.aLoad.getMask(), Value(),
+                 c32(b, 0), sd.aOffset, 0,
+                 sd.dot.getA().getType().getDimSize(1), 1,
                  /*transpose=*/false, plan.ownRegion);
     if (!copiedA.empty())
       kgpu::AsyncCommitGroupOp::create(b, loc);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
           step = loop.getStep();
-    {
+    int64_t S = plan.slots;
+    // Iteration `k` ahead of `iv`: iv + k * step (i32; where it wraps, the
+    // iteration does not exist and its copies are masked off).
+    auto ahead = [&](OpBuilder &b, Value iv, int64_t k) -> Value {
+      Value by = k == 1 ? step
+                        : arith::MulIOp::create(b, loc, step, c32(b, k))
+                              .getResult();
+      return arith::AddIOp::create(b, loc, iv, by);
+    };
+    for (int64_t k = 0; k + 1 < S; ++k) {
       IRMapping map;
-      map.map(loop.getInductionVar(), lb);
-      for (unsigned idx : plan.carried)
+      map.map(loop.getInductionVar(), k == 0 ? lb : ahead(b, lb, k));
+      for (unsigned idx : plan.carried) // empty where S > 2
         map.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
       copySlotTiles(b, loc, plan, map,
-                    iterationExists(b, loc, lb, 0, step, ub), c32(b, 0));
+                    iterationExists(b, loc, lb, k, step, ub), c32(b, k));
     }
-    // The slot: one more iteration argument, 0 then 1 - %s.
+    // The slot: one more iteration argument, 0 then (%s + 1) % S.
+    auto nextSlot = [&](OpBuilder &b, Location loc, Value s) -> Value {
+      if (S == 2)
+        return arith::SubIOp::create(b, loc, c32(b, 1), s);
+      Value up = arith::AddIOp::create(b, loc, s, c32(b, 1));
+      Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, up,
+                                         c32(b, S));
+      return arith::SelectOp::create(b, loc, wrap, c32(b, 0), up);
+    };
     rewriter.setInsertionPoint(loop);
     auto replaced = loop.replaceWithAdditionalYields(
         rewriter, ValueRange{c32(b, 0)}, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> args) {
-          return SmallVector<Value>{arith::SubIOp::create(
-              yb, yloc, c32(yb, 1), args.front())};
+          return SmallVector<Value>{nextSlot(yb, yloc, args.front())};
         });
     auto newLoop = cast<scf::ForOp>(replaced->getOperation());
     Block *body = newLoop.getBody();
@@ -750,29 +811,41 @@ struct KGPUPipelineDotLoops
       op->moveBefore(body, top);
     }
     b.setInsertionPoint(body, top);
-    kgpu::AsyncWaitOp::create(b, loc, D - 1);
+    kgpu::AsyncWaitOp::create(b, loc, (S - 1) * D - 1);
     {
       IRMapping map;
       Value iv = newLoop.getInductionVar();
-      map.map(iv, arith::AddIOp::create(b, loc, iv, step));
-      for (unsigned idx : plan.carried)
+      map.map(iv, ahead(b, iv, S - 1));
+      for (unsigned idx : plan.carried) // empty where S > 2
         map.map(newLoop.getRegionIterArgs()[idx], yield.getOperand(idx));
-      copySlotTiles(b, loc, plan, map, iterationExists(b, loc, iv, 1, step, ub),
-                    arith::SubIOp::create(b, loc, c32(b, 1), slot));
+      // The slot iteration i - 1 read: (%s + S - 1) % S.
+      Value write;
+      if (S == 2) {
+        write = nextSlot(b, loc, slot);
+      } else {
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            slot, c32(b, 0));
+        write = arith::SelectOp::create(
+            b, loc, first, c32(b, S - 1),
+            arith::SubIOp::create(b, loc, slot, c32(b, 1)));
+      }
+      copySlotTiles(b, loc, plan, map,
+                    iterationExists(b, loc, iv, S - 1, step, ub), write);
     }
     for (auto [j, sd] : llvm::enumerate(plan.dots)) {
       tt::DotOp dot = sd.dot;
       b.setInsertionPoint(dot);
       if (j > 0)
-        kgpu::AsyncWaitOp::create(b, loc, 2 * D - 1 - int64_t(j));
+        kgpu::AsyncWaitOp::create(b, loc, S * D - 1 - int64_t(j));
       bool regs = !sd.aLoad;
+      Value a = sd.aToRegs ? aRegs.lookup(dot.getA()) : dot.getA();
       auto localDot = kgpu::LocalDotOp::create(
           b, dot.getLoc(), dot.getType(), dot.getC(), slot,
-          regs ? dot.getA() : Value(), TypeAttr::get(dot.getA().getType()),
+          regs ? a : Value(), TypeAttr::get(a.getType()),
           TypeAttr::get(dot.getB().getType()),
           b.getI64IntegerAttr(regs ? 0 : sd.aOffset), b.getI64IntegerAttr(0),
           b.getI64IntegerAttr(sd.bOffset), b.getI64IntegerAttr(sd.bSlotBytes),
-          b.getI32IntegerAttr(2), b.getUnitAttr(), b.getUnitAttr(),
+          b.getI32IntegerAttr(S), b.getUnitAttr(), b.getUnitAttr(),
           sd.bKMajor ? b.getUnitAttr() : UnitAttr(), UnitAttr(), UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());

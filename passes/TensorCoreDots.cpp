@@ -46,12 +46,17 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps) {
   return s && (isHalf(s->elem) || tf32) &&
          dot.getType().getElementType().isF32() &&
          warps % 4 == 0 && s->M % (16 * int64_t(warps)) == 0 &&
-         s->K % 32 == 0 && s->N % 64 == 0 && s->N <= 256;
+         s->K % (tf32 ? 32 : 16) == 0 && s->N % 8 == 0 && s->N <= 256;
 }
 
 bool wgmmaPartialRows(tt::DotOp dot) {
   RankedTensorType aT = dot.getA().getType();
   return aT.getDimSize(1) * aT.getElementTypeBitWidth() / 8 % 128 != 0;
+}
+
+bool wgmmaNarrowTile(tt::DotOp dot) {
+  return dot.getB().getType().getDimSize(1) % 64 != 0 ||
+         dot.getA().getType().getDimSize(1) % 32 != 0;
 }
 
 int64_t wgmmaOperandBytes(int64_t mn, int64_t k, unsigned bytes, bool kMajor) {

@@ -24,17 +24,16 @@ bool isTf32Dot(tt::DotOp dot);
 /// ISA 9.7.14.5.8, 9.7.14.5.7).
 bool mmaSyncComputes(tt::DotOp dot);
 
-/// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step (m64nNk8
-/// for tf32) computes `dot` with `warps` warps along M only (PTX ISA
-/// 9.7.15.5): f16 or bf16 operands, or f32 ones with inputPrecision tf32
-/// (not tf32x3: one rounding, one product), f32 accumulator, whole
-/// warpgroups (warps % 4 == 0), M a multiple of 16 * warps, K a multiple
-/// of 32 and N of 64 (N <= 256). A 16-bit K of 32 (64-byte rows) fills
-/// half of each 128-byte swizzle row (wgmmaOperandBytes); an N-major
-/// B has whole ones. wgmma's tf32 form reads A and B K-major only
-/// (9.7.15.5.1: the transpose operands exist for .f16 / .bf16), so only
-/// kgpu-pipeline-dot-loops takes tf32 dots to it, where B is read
-/// K-contiguous (kgpu-assign-layouts' bReadKMajor).
+/// Whether one m64nNk16 wgmma per 64-row block and 16-wide K step (m64nNk8 for
+/// tf32) computes `dot` with `warps` warps along M only (PTX ISA 9.7.15.5): f16
+/// or bf16 operands, or f32 ones with inputPrecision tf32 (not tf32x3: one
+/// rounding, one product), f32 accumulator, whole warpgroups (warps % 4 == 0),
+/// M a multiple of 16 * warps, K a multiple of 16 (tf32: 32) and N of 8 (N <=
+/// 256). A 16-bit K of 32 (64-byte rows) fills half of each 128-byte swizzle
+/// row (wgmmaOperandBytes); so does an N-major B's N of 32 (wgmmaNarrowTile).
+/// wgmma's tf32 form reads A and B K-major only (9.7.15.5.1: the transpose
+/// operands exist for .f16 / .bf16), so only kgpu-pipeline-dot-loops takes tf32
+/// dots to it, where B is read K-contiguous (kgpu-assign-layouts' bReadKMajor).
 bool wgmmaComputes(tt::DotOp dot, unsigned warps);
 
 /// Whether the K rows of a 2-D `dot` fill only part of a 128-byte swizzle
@@ -42,6 +41,16 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps);
 /// tile, and kiln takes them to wgmma only where that measured faster
 /// (kgpu-assign-layouts num-stages, kgpu-convert-to-llvm).
 bool wgmmaPartialRows(tt::DotOp dot);
+
+/// Whether wgmma would multiply `dot` on a narrow tile: an N (a multiple of
+/// 8) that is not a multiple of 64, whose N-major B fills only part of its
+/// last 128-byte swizzle column block, or a 16-bit K of 16, a quarter of
+/// each 128-byte swizzle row (wgmmaOperandBytes pads both). kiln takes such
+/// dots to wgmma only in attention's pipelined loops
+/// (kgpu-pipeline-dot-loops), where they were measured (docs/BENCHMARKS.md,
+/// fifteenth session); not in K loops (kgpu-assign-layouts) or unpipelined
+/// (kgpu-convert-to-llvm).
+bool wgmmaNarrowTile(tt::DotOp dot);
 
 /// Bytes of a wgmma operand tile of `mn` x `k` elements (M x K for A, N x
 /// K for B) of `bytes` bytes in wgmma's 128-byte swizzled arrangement (PTX

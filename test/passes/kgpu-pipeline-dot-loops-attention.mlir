@@ -1,6 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" "-kgpu-pipeline-dot-loops=num-stages=3 wgmma" | FileCheck %s --enable-var-scope
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" "-kgpu-pipeline-dot-loops=num-stages=3 wgmma" "-kgpu-convert-to-llvm=arch=sm_90a ptx-version=80" | FileCheck %s --check-prefix=LLVM
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" "-kgpu-pipeline-dot-loops=num-stages=3" | FileCheck %s --check-prefix=MMA
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=3" "-kgpu-pipeline-dot-loops=num-stages=2 wgmma" | FileCheck %s --check-prefix=S2
 
 // Attention's loop (S = Q K^T, P = exp2(S - rowmax), O += P V; the K/V
 // offset advances by a block index the loop loads, as flex attention's
@@ -254,5 +255,254 @@ tt.func public @attention_reduce_across_warps(%q: !tt.ptr<f16> {tt.divisibility 
   %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
   %op = tt.addptr %os2, %offs : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
   tt.store %op, %res#0 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Head dimension 32 and blocks of 32 keys, the keys masked past %n (the
+// loads' `other` 0): both dots have N = 32 (wgmma m64n32k16; K 32, half of
+// each 128-byte swizzle row). The masks are computed with the pointers for
+// the iteration the copies fetch and masked into them (zero-filled as
+// `other` 0 gives them). The pointers read no iteration argument, so the
+// copies run num-stages - 1 = 2 iterations ahead over 3 slots: iterations
+// 0 and 1 before the loop; in it, after the wait for this iteration's K
+// (async_wait 3: the other three groups may be in flight), iteration i + 2
+// into slot (%s + 2) % 3, and V waited for with 4 groups in flight.
+// Shared memory: Q 64 rows x 128 bytes (8192), three K slots of 32 rows x
+// 128 bytes (4096 each, K-major: swizzle 1), three V slots of 32 K rows of
+// one 128-byte column block (4096 each, N-major: swizzle 2).
+// CHECK-LABEL: tt.func public @attention_n32_masked
+// CHECK: kgpu.async_copy %{{.*}} slot %{{.*}} {offset = 0 : i64, rowStride = 32 : i64, slotBytes = 0 : i64, swizzle = 1 : i32}
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %[[Z:.*]] {offset = 8192 : i64, rowStride = 32 : i64, slotBytes = 4096 : i64, swizzle = 1 : i32}
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %[[Z]] {offset = 20480 : i64, rowStride = 32 : i64, slotBytes = 4096 : i64, swizzle = 2 : i32}
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %[[ONE:.*]] {offset = 8192 : i64
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %[[ONE]] {offset = 20480 : i64
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:.*]] iter_args(%{{.*}} = %{{.*}}, %[[SLOT:.*]] = %{{.*}})
+// CHECK-NEXT: kgpu.async_wait 3
+// CHECK: %[[TWO:.*]] = arith.muli %[[STEP]], %{{.*}} : i32
+// CHECK-NEXT: %[[NIV:.*]] = arith.addi %[[IV]], %[[TWO]] : i32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[SLOT]], %{{.*}} : i32
+// CHECK: %[[PREV:.*]] = arith.subi %[[SLOT]], %{{.*}} : i32
+// CHECK: %[[WRITE:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[PREV]] : i32
+// CHECK: tt.splat %[[NIV]] : i32 -> tensor<32xi32
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<32x1xi32
+// CHECK: %[[KM:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<32x32xi1
+// CHECK-NEXT: kgpu.async_copy %{{.*}}, %[[KM]] slot %[[WRITE]] {offset = 8192 : i64
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: %[[VM:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<32x32xi1
+// CHECK-NEXT: kgpu.async_copy %{{.*}}, %[[VM]] slot %[[WRITE]] {offset = 20480 : i64
+// CHECK: kgpu.local_dot %{{.*}} slot %[[SLOT]] {{{.*}}bKMajor, bOffset = 8192 : i64, bSlotBytes = 4096 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// CHECK: kgpu.async_wait 4
+// CHECK-NEXT: kgpu.local_dot %{{.*}} a %{{.*}} : tensor<64x32xf16, #mma> slot %[[SLOT]] {{{.*}}bOffset = 20480 : i64, bSlotBytes = 4096 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// CHECK-NOT: tt.load
+// CHECK-NOT: tt.dot
+// CHECK: %[[UP:.*]] = arith.addi %[[SLOT]], %{{.*}} : i32
+// CHECK: %[[WRAP:.*]] = arith.cmpi eq, %[[UP]], %{{.*}} : i32
+// CHECK: %[[NEXT:.*]] = arith.select %[[WRAP]], %{{.*}}, %[[UP]] : i32
+// CHECK-NEXT: scf.yield %{{.*}}, %[[NEXT]]
+//
+// Over 2 stages: 2 slots, the next iteration's copies into 1 - %s.
+// S2-LABEL: tt.func public @attention_n32_masked
+// S2: scf.for
+// S2-NEXT: kgpu.async_wait 1
+// S2: kgpu.async_copy %{{.*}}, %{{.*}} slot %{{.*}} {offset = 8192 : i64, rowStride = 32 : i64, slotBytes = 4096 : i64, swizzle = 1 : i32}
+// S2: kgpu.async_copy %{{.*}}, %{{.*}} slot %{{.*}} {offset = 16384 : i64, rowStride = 32 : i64, slotBytes = 4096 : i64, swizzle = 2 : i32}
+// S2: kgpu.local_dot {{.*}}numSlots = 2 : i32, wgmma}
+// S2: kgpu.async_wait 2
+// S2-NEXT: kgpu.local_dot {{.*}}numSlots = 2 : i32, wgmma}
+//
+// Descriptors (PTX ISA 9.7.15.5.1.1; 128-byte swizzle, 1 << 62): K
+// (K-major) with the stride offset 1024 (64 << 32) and leading offset 16
+// (1 << 16); V (N-major, N = 32) with both 1024: 8-row K groups one
+// 1024-byte atom apart, as for N = 64.
+// LLVM: kgpu.shared = 32768 : i32
+// LLVM-LABEL: llvm.func @attention_n32_masked
+// LLVM: scf.for
+// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM-COUNT-2: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 32, k = 16>
+// LLVM: wgmma.wait_group.sync.aligned 0;
+// LLVM: llvm.mlir.constant(4611686293309489152 : i64)
+// LLVM-COUNT-2: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// MMA-LABEL: tt.func public @attention_n32_masked
+// MMA-NOT: kgpu.async_copy
+tt.func public @attention_n32_masked(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c32q = arith.constant dense<32> : tensor<64x1xi32>
+  %c32k = arith.constant dense<32> : tensor<32x1xi32>
+  %z = arith.constant dense<0.0> : tensor<64x32xf32>
+  %zk = arith.constant dense<0.0> : tensor<32x32xf16>
+  %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %qrows = tt.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %qrs = arith.muli %qrows, %c32q : tensor<64x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %qrb = tt.broadcast %qrs : tensor<64x1xi32> -> tensor<64x32xi32>
+  %qcb = tt.broadcast %cols : tensor<1x32xi32> -> tensor<64x32xi32>
+  %qoffs = arith.addi %qrb, %qcb : tensor<64x32xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %qoffs : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %qt = tt.load %qp : tensor<64x32x!tt.ptr<f16>>
+  %ns = tt.splat %n : i32 -> tensor<32x1xi32>
+  %kcb = tt.broadcast %cols : tensor<1x32xi32> -> tensor<32x32xi32>
+  %res = scf.for %i = %c0 to %n step %c32 iter_args(%acc = %z) -> (tensor<64x32xf32>) : i32 {
+    %is = tt.splat %i : i32 -> tensor<32xi32>
+    %kn = arith.addi %is, %r : tensor<32xi32>
+    %knr = tt.expand_dims %kn {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %krs = arith.muli %knr, %c32k : tensor<32x1xi32>
+    %krb = tt.broadcast %krs : tensor<32x1xi32> -> tensor<32x32xi32>
+    %ko = arith.addi %krb, %kcb : tensor<32x32xi32>
+    %live = arith.cmpi slt, %knr, %ns : tensor<32x1xi32>
+    %mask = tt.broadcast %live : tensor<32x1xi1> -> tensor<32x32xi1>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %kt = tt.load %kp, %mask, %zk : tensor<32x32x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<32x32xf16> -> tensor<32x32xf16>
+    %s = tt.dot %qt, %ktt, %z : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+    %e = math.exp2 %s : tensor<64x32xf32>
+    %p = arith.truncf %e : tensor<64x32xf32> to tensor<64x32xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<32x32x!tt.ptr<f16>>, tensor<32x32xi32>
+    %vt = tt.load %vp, %mask, %zk : tensor<32x32x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acc : tensor<64x32xf16> * tensor<32x32xf16> -> tensor<64x32xf32>
+    scf.yield %d : tensor<64x32xf32>
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %qoffs : tensor<64x32x!tt.ptr<f32>>, tensor<64x32xi32>
+  tt.store %op, %res : tensor<64x32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Head dimension 16 (Q K^T has K = 16: one m64n64k16, a quarter of each
+// 128-byte swizzle row; P V has N = 16), Q's columns masked (a head
+// dimension padded to a power of two; `other` 0): Q's copy before the loop
+// takes the mask. Q 64 rows x 128 bytes (8192), three K slots of 64 rows x
+// 128 bytes (8192 each), three V slots of 64 K rows of one column block
+// (8192 each).
+// CHECK-LABEL: tt.func public @attention_k16_masked_q
+// CHECK: kgpu.async_wait 0
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %{{.*}} {offset = 0 : i64, rowStride = 16 : i64, slotBytes = 0 : i64, swizzle = 1 : i32} : tensor<64x16x!tt.ptr<f16>, #{{.*}}>, tensor<64x16xi1, #{{.*}}>
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: scf.for
+// CHECK: kgpu.local_dot %{{.*}} slot %{{.*}} {aOffset = 0 : i64, aSlotBytes = 0 : i64, aType = tensor<64x16xf16, #{{.*}}>, bKMajor, bOffset = 8192 : i64, bSlotBytes = 8192 : i64, bType = tensor<16x64xf16, #{{.*}}>, noWait, numSlots = 3 : i32, wgmma}
+// CHECK: kgpu.local_dot %{{.*}} a %{{.*}} : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bOffset = 32768 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// LLVM: kgpu.shared = 57344 : i32
+// LLVM-LABEL: llvm.func @attention_k16_masked_q
+// LLVM: scf.for
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
+// MMA-LABEL: tt.func public @attention_k16_masked_q
+// MMA-NOT: kgpu.async_copy
+tt.func public @attention_k16_masked_q(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c16 = arith.constant 16 : i32
+  %c16t = arith.constant dense<16> : tensor<64x1xi32>
+  %c12t = arith.constant dense<12> : tensor<1x16xi32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zo = arith.constant dense<0.0> : tensor<64x16xf32>
+  %zq = arith.constant dense<0.0> : tensor<64x16xf16>
+  %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %rows = tt.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rs = arith.muli %rows, %c16t : tensor<64x1xi32>
+  %cols = tt.expand_dims %r16 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %rb = tt.broadcast %rs : tensor<64x1xi32> -> tensor<64x16xi32>
+  %cb = tt.broadcast %cols : tensor<1x16xi32> -> tensor<64x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x16xi32>
+  %dm = arith.cmpi slt, %cols, %c12t : tensor<1x16xi32>
+  %qmask = tt.broadcast %dm : tensor<1x16xi1> -> tensor<64x16xi1>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x16x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %offs : tensor<64x16x!tt.ptr<f16>>, tensor<64x16xi32>
+  %qt = tt.load %qp, %qmask, %zq : tensor<64x16x!tt.ptr<f16>>
+  %res = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zo) -> (tensor<64x16xf32>) : i32 {
+    %i16 = arith.muli %i, %c16 : i32
+    %is = tt.splat %i16 : i32 -> tensor<64x16xi32>
+    %ko = arith.addi %offs, %is : tensor<64x16xi32>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<64x16x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<64x16x!tt.ptr<f16>>, tensor<64x16xi32>
+    %kt = tt.load %kp : tensor<64x16x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<64x16xf16> -> tensor<16x64xf16>
+    %s = tt.dot %qt, %ktt, %z : tensor<64x16xf16> * tensor<16x64xf16> -> tensor<64x64xf32>
+    %e = math.exp2 %s : tensor<64x64xf32>
+    %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<64x16x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<64x16x!tt.ptr<f16>>, tensor<64x16xi32>
+    %vt = tt.load %vp : tensor<64x16x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acc : tensor<64x64xf16> * tensor<64x16xf16> -> tensor<64x16xf32>
+    scf.yield %d : tensor<64x16xf32>
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x16x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %offs : tensor<64x16x!tt.ptr<f32>>, tensor<64x16xi32>
+  tt.store %op, %res : tensor<64x16x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Q scaled before the loop (the softmax scale folded into Q): A is neither
+// a load nor in the accumulator's layout, so it is converted to that
+// layout once, before the loop (through shared memory, before the wait
+// that precedes the copies), and Q K^T takes it from registers. Only K and
+// V are copied: three slots each, from offset 0.
+// CHECK-LABEL: tt.func public @attention_scaled_q
+// CHECK: %[[QS:.*]] = arith.mulf
+// CHECK: %[[QR:.*]] = kgpu.convert_layout %[[QS]] : tensor<64x64xf16, #{{.*}}> -> tensor<64x64xf16, #mma>
+// CHECK-NEXT: kgpu.async_wait 0
+// CHECK-NOT: slotBytes = 0 : i64
+// CHECK: kgpu.async_copy %{{.*}}, %{{.*}} slot %{{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32}
+// CHECK: scf.for
+// CHECK: kgpu.local_dot %{{.*}} a %[[QR]] : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bKMajor, bOffset = 0 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// CHECK: kgpu.local_dot %{{.*}} a %{{.*}} : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bOffset = 24576 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// LLVM-LABEL: llvm.func @attention_scaled_q
+// LLVM: scf.for
+// LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0;
+// LLVM: wgmma.wait_group.sync.aligned 0;
+// LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// MMA-LABEL: tt.func public @attention_scaled_q
+// MMA-NOT: kgpu.async_copy
+tt.func public @attention_scaled_q(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c64t = arith.constant dense<64> : tensor<64x1xi32>
+  %scale = arith.constant dense<1.250000e-01> : tensor<64x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rs = arith.muli %rows, %c64t : tensor<64x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %rs : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x64xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %offs : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+  %ql = tt.load %qp : tensor<64x64x!tt.ptr<f16>>
+  %qt = arith.mulf %ql, %scale : tensor<64x64xf16>
+  %res = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %z) -> (tensor<64x64xf32>) : i32 {
+    %i64 = arith.muli %i, %c64 : i32
+    %is = tt.splat %i64 : i32 -> tensor<64x64xi32>
+    %ko = arith.addi %offs, %is : tensor<64x64xi32>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %kt = tt.load %kp : tensor<64x64x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tt.dot %qt, %ktt, %z : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    %e = math.exp2 %s : tensor<64x64xf32>
+    %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %vt = tt.load %vp : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %offs : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %op, %res : tensor<64x64x!tt.ptr<f32>>
   tt.return
 }
