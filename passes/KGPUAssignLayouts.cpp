@@ -769,15 +769,30 @@ struct KGPUAssignLayouts
     // (bReadKMajor); N only a multiple of 64 and K of 32 (wgmmaNarrowTile). K
     // 32 and tf32 only where their wgmma slots fit (wgmmaSlotsFit); mma.sync's
     // padded slots are smaller than half-filled swizzle rows and f32 ones.
-    if (mmaVersion == 3 && wgmmaComputes(dot, numWarps) &&
-        !wgmmaNarrowTile(dot) && isLoopCarriedDot(dot)) {
+    // Fewer rows than 16 * num-warps (64 rows on 8 warps): 4 warps along M
+    // and the warpgroups splitting N (wgmmaComputes' warpsN; 16-bit, N /
+    // warpgroups a multiple of 64), where B is read K-contiguous or A
+    // M-contiguous. On the H200 (docs/BENCHMARKS.md, fifteenth session)
+    // that ran faster than mma.sync; with B N-contiguous it ran slower
+    // (triton_bmm 8.4 -> 9.8 us: each 16-byte copy of B goes to its
+    // warpgroup's half, so the 8 copies of a shared-memory phase write two
+    // halves 1024 bytes apart, 2-way bank conflicts), and stays on mma.sync.
+    unsigned warpsN = 0;
+    if (mmaVersion == 3 && wgmmaComputes(dot, numWarps))
+      warpsN = 1;
+    else if (mmaVersion == 3 && numWarps > 4 && numWarps % 4 == 0 &&
+             wgmmaComputes(dot, 4, numWarps / 4) &&
+             (bReadKMajor(dot) || aReadMMajor(dot)))
+      warpsN = numWarps / 4;
+    if (warpsN && !wgmmaNarrowTile(dot) && isLoopCarriedDot(dot)) {
       bool partial = wgmmaPartialRows(dot), tf32 = isTf32Dot(dot);
       bool bKMajor = (partial || tf32) && bReadKMajor(dot);
       if ((!partial && !tf32) ||
           ((!partial || numStages >= 3) && (!tf32 || bKMajor) &&
            wgmmaSlotsFit(dot, bKMajor)))
         return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
-                                          {unsigned(numWarps), 1u}, {16, 8});
+                                          {unsigned(numWarps) / warpsN, warpsN},
+                                          {16, 8});
     }
     auto [wm, wn] = splitWarps(M / 16, N / 8);
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
@@ -834,20 +849,33 @@ struct KGPUAssignLayouts
   /// docs/BENCHMARKS.md), so such dots keep mma.sync's layout.
   /// Both read more than one element per copy along K.
   static bool bReadKMajor(tt::DotOp dot) {
-    Value b = dot.getB();
-    unsigned kDim = 0;
-    if (auto trans = b.getDefiningOp<tt::TransOp>()) {
+    return readAlongDim0(dot.getB(), /*allowTrans=*/true);
+  }
+
+  /// Whether `dot`'s A is a load contiguous along M (dimension 0; x^T @ y),
+  /// more than one element per copy: what kgpu-pipeline-dot-loops copies
+  /// transposed for wgmma to read MN-major.
+  static bool aReadMMajor(tt::DotOp dot) {
+    return readAlongDim0(dot.getA(), /*allowTrans=*/false);
+  }
+
+  /// Whether the dot operand `v` is a load contiguous along its dimension
+  /// 0 (or, with `trans`, tt.trans [1, 0] of one contiguous along its
+  /// dimension 1), more than one element per copy.
+  static bool readAlongDim0(Value v, bool allowTrans) {
+    unsigned dim = 0;
+    if (auto trans = v.getDefiningOp<tt::TransOp>(); trans && allowTrans) {
       if (trans.getOrder() != ArrayRef<int32_t>{1, 0})
         return false;
-      b = trans.getSrc();
-      kDim = 1;
+      v = trans.getSrc();
+      dim = 1;
     }
-    auto load = b.getDefiningOp<tt::LoadOp>();
+    auto load = v.getDefiningOp<tt::LoadOp>();
     if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
       return false;
     AxisInfoAnalysis axisInfo;
-    return axisInfo.getContiguousDim(load.getPtr()) == kDim &&
-           axisInfo.getVectorWidth(load.getPtr(), load.getMask(), kDim) > 1;
+    return axisInfo.getContiguousDim(load.getPtr()) == dim &&
+           axisInfo.getVectorWidth(load.getPtr(), load.getMask(), dim) > 1;
   }
 
   /// Whether num-stages slots of `dot`'s A (K-major) and B (K-major with

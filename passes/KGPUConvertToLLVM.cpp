@@ -2350,8 +2350,10 @@ SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
 /// column block, imm-trans-a set), or, with `aRegs` (16-bit A in the
 /// accumulator's layout; `aStart` null), from registers: the four .b32
 /// registers of each 16-row, 16-wide K fragment are an m16n8k16 A fragment
-/// (9.7.15.5.1, register fragments for A), as accLayoutAPair packs them. Begins
-/// with wgmma.fence; the caller commits the group and waits for it.
+/// (9.7.15.5.1, register fragments for A), as accLayoutAPair packs them. With
+/// the layout's warps along N too, each wgmma is m64n(N / warps along N),
+/// on the warpgroup's part of B at `bStart`. Begins with wgmma.fence; the
+/// caller commits the group and waits for it.
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
@@ -2360,6 +2362,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      bool bKMajor, bool aMMajor = false) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  // The columns one wgmma computes: all of N, or with warps along N too the
+  // warpgroup's part (`bStart` at it; the strides are the whole tile's).
+  int64_t nInstr = N / mma.getWarpsPerCTA()[1];
   Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
   auto c64 = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(rewriter, loc, i64,
@@ -2422,7 +2427,7 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
     int64_t n = perBlock;
     llvm::raw_string_ostream os(regAsm);
     os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-       << "wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32."
+       << "wgmma.mma_async.sync.aligned.m64n" << nInstr << "k16.f32."
        << (elem.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
@@ -2484,7 +2489,7 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                 blk * blockRows * 128);
       accVal = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, accStruct, accVal, descA, descB(),
-          NVVM::MMAShapeAttr::get(ctx, 64, N, kStep), elemTy, elemTy,
+          NVVM::MMAShapeAttr::get(ctx, 64, nInstr, kStep), elemTy, elemTy,
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
           NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
@@ -3253,8 +3258,23 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpack(rewriter, loc, adaptor.getMask());
+    // Shared-memory rows and columns (swapped for a transposed tile).
+    int64_t rows = type.getDimSize(transpose ? 1 : 0),
+            cols = type.getDimSize(transpose ? 0 : 1);
+    // `interleave`: B's N (rows with swizzle 1, columns with swizzle 2) in
+    // parts of whole 8-element groups; each run (at most 16 bytes, aligned)
+    // stays within one group.
+    int64_t parts = op.getInterleave();
+    int64_t nSize = op.getSwizzle() == 1 ? rows : cols;
+    if (parts > 1 &&
+        (op.getSwizzle() == 0 || nSize % (8 * parts) != 0 || vec > 8))
+      return op.emitError()
+             << "async copy interleave " << parts
+             << " needs a swizzled arrangement whose N (" << nSize
+             << ") is a multiple of 8 x " << parts
+             << " and runs of at most 8 elements";
     SmallVector<SmallVector<Value>> idx;
-    if (op.getSwizzle() == 0)
+    if (op.getSwizzle() == 0 || parts > 1)
       idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
     int64_t slotElems = op.getSlotBytes() / bytes;
     Value slotBase = LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
@@ -3262,13 +3282,23 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     auto modifier = size == 16 ? NVVM::LoadCacheModifierKind::CG
                                : NVVM::LoadCacheModifierKind::CA;
     IndexMath im{rewriter, loc};
-    // Shared-memory rows and columns (swapped for a transposed tile).
-    int64_t rows = type.getDimSize(transpose ? 1 : 0),
-            cols = type.getDimSize(transpose ? 0 : 1);
     // Swizzle 1: K-major (rows = M or N); 2: MN-major B (rows = K).
     SmallVector<Value> swizzled;
     Value slotOffset;
-    if (op.getSwizzle() != 0) {
+    if (op.getSwizzle() != 0 && parts > 1) {
+      // Group q of N goes to part q % parts, position q / parts in it.
+      for (unsigned e : starts) {
+        Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
+        Value &n = op.getSwizzle() == 1 ? r : c;
+        Value group = im.udiv(n, 8);
+        n = im.add(im.add(im.mul(im.urem(group, parts), nSize / parts),
+                          im.mul(im.udiv(group, parts), 8)),
+                   im.urem(n, 8));
+        swizzled.push_back(swizzledByteOffset(im, r, c, rows, cols, bytes,
+                                              op.getSwizzle() == 1));
+      }
+      slotOffset = im.mul(adaptor.getSlot(), op.getSlotBytes());
+    } else if (op.getSwizzle() != 0) {
       swizzled = swizzledElementOffsets(
           im, l, type.getEncoding(), type.getShape(), starts,
           /*rowDim=*/transpose ? 1 : 0, rows, cols, bytes,
@@ -3436,18 +3466,37 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     auto mulI = [&](Value a, int64_t b) -> Value {
       return LLVM::MulOp::create(rewriter, loc, a, c64(b));
     };
+    auto mma = cast<kgpu::MmaEncodingAttr>(
+        cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+    // With warps along N too (warpsN > 1), warpgroup g takes row block
+    // g % (warps along M / 4) and N part g / (warps along M / 4), which
+    // kgpu.async_copy's `interleave` stored contiguously.
+    unsigned warpsN = mma.getWarpsPerCTA()[1];
+    Value rowGroup = group, nPart;
+    if (warpsN > 1) {
+      Value perN = c64(mma.getWarpsPerCTA()[0] / 4);
+      rowGroup = LLVM::URemOp::create(rewriter, loc, group, perN);
+      nPart = LLVM::UDivOp::create(rewriter, loc, group, perN);
+    }
     // Start addresses of this warpgroup's A rows and of B in the slot.
     Value aStart;
     // A warpgroup's 64 rows: eight 8-row atoms K-major, one 64-row column
     // block M-major.
     if (aRegs.empty())
-      aStart = addI(addI(smemBase, c64(op.getAOffset())),
-                    addI(mulI(slot64, op.getASlotBytes()),
-                         mulI(group, op.getAMMajor() ? 1024 : 64 / 8 * 1024)));
+      aStart = addI(
+          addI(smemBase, c64(op.getAOffset())),
+          addI(mulI(slot64, op.getASlotBytes()),
+               mulI(rowGroup, op.getAMMajor() ? 1024 : 64 / 8 * 1024)));
     Value bStart = addI(addI(smemBase, c64(op.getBOffset())),
                         mulI(slot64, op.getBSlotBytes()));
-    auto mma = cast<kgpu::MmaEncodingAttr>(
-        cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
+    // A part's N / warpsN columns: that many rows of 128 bytes K-major,
+    // (N / warpsN) / 64 column blocks of 1024 bytes N-major.
+    if (warpsN > 1) {
+      int64_t part = cast<RankedTensorType>(op.getBType()).getDimSize(1) /
+                     warpsN;
+      bStart = addI(bStart,
+                    mulI(nPart, op.getBKMajor() ? part * 128 : part / 64 * 1024));
+    }
     SmallVector<Value> out = emitWgmmaMultiply(
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
         cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
@@ -4281,6 +4330,26 @@ struct KGPUConvertToLLVM
                    "in the accumulator's layout with the warps along M "
                    "only, got "
                 << regT;
+            return WalkResult::interrupt();
+          }
+        }
+        // wgmma with the warpgroups splitting N: each multiplies its
+        // N / warps-along-N columns, whole 128-byte column blocks of 16-bit
+        // B (kgpu.async_copy's interleave).
+        auto acc = dyn_cast<kgpu::MmaEncodingAttr>(
+            cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
+        if (dot.getWgmma() && acc && acc.getWarpsPerCTA()[1] > 1) {
+          int64_t n = cast<RankedTensorType>(dot.getBType()).getDimSize(1);
+          unsigned wm = acc.getWarpsPerCTA()[0], wn = acc.getWarpsPerCTA()[1];
+          if (wm % 4 || bitWidth(ea) != 16 || n % (64 * int64_t(wn)) ||
+              n / wn > 256 || aT.getDimSize(0) % (16 * int64_t(wm))) {
+            op->emitError()
+                << "local_dot with wgmma and " << wn
+                << " warps along N needs 16-bit slots, warps along M a "
+                   "multiple of 4, M a multiple of 16 x those and N a "
+                   "multiple of 64 x "
+                << wn << " (at most 256 each), got " << aT << " x "
+                << dot.getBType();
             return WalkResult::interrupt();
           }
         }

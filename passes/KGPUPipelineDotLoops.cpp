@@ -163,10 +163,12 @@ bool isZeroOrAbsent(Value other) {
 /// kgpu.async_copy of the tile `ptr` points at into `slot` (at byte
 /// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
 /// `live` is set, by whether the iteration exists; `own` puts the copy in
-/// its loop's region of its own (kOwnSharedMemoryAttr).
+/// its loop's region of its own (kOwnSharedMemoryAttr); `interleave` > 1
+/// stores a B tile's N in that many parts (kgpu.async_copy).
 void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
               Value slot, int64_t offset, int64_t slotBytes,
-              int64_t rowStride, int swizzle, bool transpose, bool own) {
+              int64_t rowStride, int swizzle, bool transpose, bool own,
+              int interleave = 1) {
   if (live) {
     auto ptrType = cast<RankedTensorType>(ptr.getType());
     Value liveMask = tt::SplatOp::create(
@@ -180,7 +182,8 @@ void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
   auto copy = kgpu::AsyncCopyOp::create(
       b, loc, ptr, mask, slot, b.getI64IntegerAttr(offset),
       b.getI64IntegerAttr(slotBytes), b.getI64IntegerAttr(rowStride),
-      b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr());
+      b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr(),
+      b.getI32IntegerAttr(interleave));
   if (own)
     copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
 }
@@ -228,12 +231,20 @@ struct KGPUPipelineDotLoops
     return vec * bytes >= 4 ? vec : 0;
   }
 
-  /// Whether wgmma multiplies `dot`: the accumulator's warps split M only
-  /// (kgpu-assign-layouts mma-version=3) and wgmmaComputes holds for them.
+  /// Whether wgmma multiplies `dot`: wgmmaComputes holds for the
+  /// accumulator's warps (kgpu-assign-layouts mma-version=3: along M only,
+  /// or in K loops 4 along M and the rest along N).
   static bool wgmmaFits(tt::DotOp dot) {
     auto mma = cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
-    return mma.getWarpsPerCTA()[1] == 1 &&
-           wgmmaComputes(dot, mma.getWarpsPerCTA()[0]);
+    return wgmmaComputes(dot, mma.getWarpsPerCTA()[0],
+                         mma.getWarpsPerCTA()[1]);
+  }
+
+  /// Warps of `dot`'s accumulator along N (wgmma's warpgroups splitting N
+  /// where more than 1).
+  static unsigned warpsAlongN(tt::DotOp dot) {
+    return cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding())
+        .getWarpsPerCTA()[1];
   }
 
   /// Whether the iteration at `base + k * step` exists (< `ub`), computed
@@ -364,7 +375,9 @@ struct KGPUPipelineDotLoops
     // form reads B K-major only (kgpu-assign-layouts gives a tf32 dot
     // wgmma's layout only where B is read K-contiguous). Not tf32x3
     // (wgmmaComputes).
-    bool wgmmaLoop = wgmma && wgmmaFits(dot) && !plan.accAdd;
+    // Warpgroups splitting N (warpsAlongN > 1) only for 16-bit slots.
+    bool wgmmaLoop = wgmma && wgmmaFits(dot) && !plan.accAdd &&
+                     (warpsAlongN(dot) == 1 || !plan.upcasts[0]);
     bool tf32Wgmma = tf32 && wgmmaLoop && (plan.bKMajor || plan.bTrans);
     if (tf32 && !tf32Wgmma && (plan.bKMajor || plan.bTrans))
       return std::nullopt;
@@ -487,11 +500,13 @@ struct KGPUPipelineDotLoops
           i == 0 ? plan.aMMajor : plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
       // Pointers and masks may also be defined before the loop.
+      // wgmma's warpgroups splitting N read B's N in parts.
       copyTile(b, loc, map.lookupOrDefault(load.getPtr()),
                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
                live, slot, offsets[i], slotBytes[i],
                swizzle[i] ? cols : getPaddedRowStride(cols, elemBits, i == 1),
-               swizzle[i], transpose, plan.ownRegion);
+               swizzle[i], transpose, plan.ownRegion,
+               i == 1 && plan.useWgmma ? warpsAlongN(plan.dot) : 1);
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -564,8 +579,10 @@ struct KGPUPipelineDotLoops
     for (SlotDot &sd : plan.dots) {
       tt::DotOp dot = sd.dot;
       auto mma = dyn_cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
-      // 16-bit slots only (tf32 dots take wgmma in matchLoop's loops).
-      if (!kgpu::isMmaV2(mma) || !wgmmaFits(dot) || isTf32Dot(dot))
+      // 16-bit slots only (tf32 dots take wgmma in matchLoop's loops), the
+      // warps along M only (P's rows whole in each warpgroup).
+      if (!kgpu::isMmaV2(mma) || mma.getWarpsPerCTA()[1] != 1 ||
+          !wgmmaFits(dot) || isTf32Dot(dot))
         return std::nullopt;
       Value b = dot.getB();
       if (auto trans = b.getDefiningOp<tt::TransOp>()) {

@@ -39,14 +39,19 @@ bool mmaSyncComputes(tt::DotOp dot) {
   return s->M % 16 == 0 && s->N % 8 == 0 && s->K % (tf32 ? 8 : 16) == 0;
 }
 
-bool wgmmaComputes(tt::DotOp dot, unsigned warps) {
+bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN) {
   std::optional<DotShape> s = dotShape(dot);
   bool tf32 = s && s->elem.isF32() &&
               dot.getInputPrecision() == tt::InputPrecision::TF32;
-  return s && (isHalf(s->elem) || tf32) &&
-         dot.getType().getElementType().isF32() &&
-         warps % 4 == 0 && s->M % (16 * int64_t(warps)) == 0 &&
-         s->K % (tf32 ? 32 : 16) == 0 && s->N % 8 == 0 && s->N <= 256;
+  if (!s || !(isHalf(s->elem) || tf32) ||
+      !dot.getType().getElementType().isF32() || warps % 4 != 0 ||
+      s->M % (16 * int64_t(warps)) != 0 || s->K % (tf32 ? 32 : 16) != 0)
+    return false;
+  if (warpsN == 1)
+    return s->N % 8 == 0 && s->N <= 256;
+  // Each warpgroup's N / warpsN columns whole 128-byte column blocks.
+  return !tf32 && s->N % (64 * int64_t(warpsN)) == 0 &&
+         s->N / warpsN <= 256;
 }
 
 bool wgmmaPartialRows(tt::DotOp dot) {

@@ -34,7 +34,13 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// wgmma's tf32 form reads A and B K-major only (9.7.15.5.1: the transpose
 /// operands exist for .f16 / .bf16), so only kgpu-pipeline-dot-loops takes tf32
 /// dots to it, where B is read K-contiguous (kgpu-assign-layouts' bReadKMajor).
-bool wgmmaComputes(tt::DotOp dot, unsigned warps);
+///
+/// With `warpsN` > 1 (16-bit only), the warpgroups also split N: warps
+/// along M `warps` (a multiple of 4), along N `warpsN`, as a #kgpu.mma
+/// layout with those warpsPerCTA deals its 8-column tiles; each warpgroup
+/// multiplies its N / warpsN columns (a multiple of 64, at most 256),
+/// which kgpu.async_copy's `interleave` stores contiguously.
+bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN = 1);
 
 /// Whether the K rows of a 2-D `dot` fill only part of a 128-byte swizzle
 /// row (a 16-bit K of 32): wgmma computes such dots in fewer K steps per

@@ -451,6 +451,16 @@ def configs():
            MASK=2),
         mm("k32_tf32_epi_biasrelu_128x128x32_w4_s3", "f32", "f32", (128, 128), 4, 3,
            EPI=True),
+        # 64 rows on 8 warps: wgmma's two warpgroups split N (warps 4 x 2).
+        mm("k32_split_bt_trans_f16_64x128x32_w8_s3", "f16", "f32", (64, 128), 8, 3,
+           B_MODE=1),
+        mm("k32_split_bt_kmajor_bf16_64x256x32_w8_s4", "bf16", "f32", (64, 256), 8, 4,
+           B_MODE=2),
+        mm("k64_split_f16_64x128x64_w8_s3", "f16", "f16", (64, 128), 8, 3, k=512, BK=64),
+        mm("k32_split_edge_f16_64x128x32_w8_s3", "f16", "f32", (64, 128), 8, 3, k=374,
+           edge=40, MASK=2),
+        mm("k64_split_at_mmajor_bf16_64x128x64_w8_s3", "bf16", "f32", (64, 128), 8, 3,
+           k=512, A_MMAJOR=True, BK=64),
     ]
 
 

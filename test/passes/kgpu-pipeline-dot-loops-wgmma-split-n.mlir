@@ -1,0 +1,144 @@
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" | FileCheck %s
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=2" -kgpu-pipeline-dot-loops="num-stages=3" | FileCheck %s --check-prefix=MMA
+
+// 64 rows on 8 warps with B read K-contiguous (tt.trans of a 128 x 32
+// tile): too few rows for two warpgroups along M, so the warpgroups split
+// N: warps 4 x 2, the #kgpu.mma layout dealing 8-column tiles to the two
+// warp columns in turn (warpgroup g owns columns 8g + 16j). B's copy (N
+// rows of K, swizzle 1) stores each warpgroup's rows contiguously
+// (interleave 2: 8-row group q at (q % 2) * 64 + (q / 2) * 8), and each
+// warpgroup multiplies m64n64k16 on its half, B's descriptor 64 rows x 128
+// bytes = 8192 bytes further for warpgroup 1. A 64x32: 8192 bytes a slot;
+// B 128 rows of 128 bytes: 16384. Three of each: 73728 bytes.
+// CHECK: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @split_n_bt
+// CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 32 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32}
+// CHECK: kgpu.async_copy {{.*}} {interleave = 2 : i32, offset = 24576 : i64, rowStride = 32 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32}
+// CHECK: scf.for
+// CHECK: kgpu.local_dot {{.*}} {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x32xf16, #{{.*}}>, bKMajor, bOffset = 24576 : i64, bSlotBytes = 16384 : i64, bType = tensor<32x128xf16, #{{.*}}>, noWait, numSlots = 3 : i32, wgmma} : tensor<64x128xf32, #mma>
+//
+// The warpgroup (warp / 4): row block group % 1, N part group / 1, B at
+// +8192 bytes a part; both descriptors K-major.
+// LLVM: kgpu.shared = 73728 : i32
+// LLVM-LABEL: llvm.func @split_n_bt
+// LLVM: %[[WG:.*]] = llvm.zext %{{.*}} : i32 to i64
+// LLVM: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// LLVM-NEXT: %[[ROWS:.*]] = llvm.urem %[[WG]], %[[ONE]] : i64
+// LLVM-NEXT: %[[PART:.*]] = llvm.udiv %[[WG]], %[[ONE]] : i64
+// LLVM: llvm.mlir.constant(24576 : i64)
+// LLVM: %[[PB:.*]] = llvm.mlir.constant(8192 : i64) : i64
+// LLVM-NEXT: llvm.mul %[[PART]], %[[PB]] : i64
+// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+//
+// mma.sync (sm_90, no wgmma) splits the warps as before, without
+// interleave.
+// MMA-LABEL: tt.func public @split_n_bt
+// MMA-NOT: interleave
+// MMA: kgpu.local_dot
+// MMA-NOT: wgmma
+tt.func public @split_n_bt(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %stepB = arith.constant dense<32> : tensor<128x32xi32>
+  %sa = arith.constant dense<32> : tensor<64x1xi32>
+  %sb = arith.constant dense<1024> : tensor<128x1xi32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rma = arith.muli %rm2, %sa : tensor<64x1xi32>
+  %rmab = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offa = arith.addi %rmab, %rka : tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %pa0 = tt.addptr %pa, %offa : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %rn1 = tt.expand_dims %rn {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rnb1 = arith.muli %rn1, %sb : tensor<128x1xi32>
+  %rnb = tt.broadcast %rnb1 : tensor<128x1xi32> -> tensor<128x32xi32>
+  %rkb = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<128x32xi32>
+  %offb = arith.addi %rnb, %rkb : tensor<128x32xi32>
+  %pb = tt.splat %b : !tt.ptr<f16> -> tensor<128x32x!tt.ptr<f16>>
+  %pb0 = tt.addptr %pb, %offb : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>>, tensor<128x32x!tt.ptr<f16>>, tensor<64x128xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.load %xb : tensor<128x32x!tt.ptr<f16>>
+    %vbt = tt.trans %vb {order = array<i32: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
+    %d = tt.dot %va, %vbt, %acc : tensor<64x32xf16> * tensor<32x128xf16> -> tensor<64x128xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>>, tensor<128x32x!tt.ptr<f16>>, tensor<64x128xf32>
+  }
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rc = tt.broadcast %rn2 : tensor<1x128xi32> -> tensor<64x128xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
+  tt.store %pc2, %r#2 : tensor<64x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The same with B read N-contiguous (Inductor's bmm, 64x128x32): each
+// 16-byte copy of B would go to its warpgroup's half, so that a
+// shared-memory phase of 8 copies writes two halves 1024 bytes apart
+// (2-way bank conflicts); on the H200 that ran slower than mma.sync
+// (triton_bmm 8.4 -> 9.8 us), so it keeps mma.sync's warps (2 x 4).
+// CHECK: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @split_n(
+// CHECK-NOT: interleave
+// CHECK: kgpu.local_dot
+// CHECK-NOT: wgmma
+// LLVM-LABEL: llvm.func @split_n(
+// LLVM-NOT: wgmma
+// MMA-LABEL: tt.func public @split_n(
+tt.func public @split_n(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<64x32xi32>
+  %stepB = arith.constant dense<4096> : tensor<32x128xi32>
+  %sa = arith.constant dense<32> : tensor<64x1xi32>
+  %sb = arith.constant dense<128> : tensor<32x1xi32>
+  %rn = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rma = arith.muli %rm2, %sa : tensor<64x1xi32>
+  %rmab = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x32xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offa = arith.addi %rmab, %rka : tensor<64x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %pa0 = tt.addptr %pa, %offa : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %rkb1 = tt.expand_dims %rk {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rkb2 = arith.muli %rkb1, %sb : tensor<32x1xi32>
+  %rkb = tt.broadcast %rkb2 : tensor<32x1xi32> -> tensor<32x128xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rnb = tt.broadcast %rn2 : tensor<1x128xi32> -> tensor<32x128xi32>
+  %offb = arith.addi %rkb, %rnb : tensor<32x128xi32>
+  %pb = tt.splat %b : !tt.ptr<f16> -> tensor<32x128x!tt.ptr<f16>>
+  %pb0 = tt.addptr %pb, %offb : tensor<32x128x!tt.ptr<f16>>, tensor<32x128xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<64x32x!tt.ptr<f16>>, tensor<32x128x!tt.ptr<f16>>, tensor<64x128xf32>) : i32 {
+    %va = tt.load %xa : tensor<64x32x!tt.ptr<f16>>
+    %vb = tt.load %xb : tensor<32x128x!tt.ptr<f16>>
+    %d = tt.dot %va, %vb, %acc : tensor<64x32xf16> * tensor<32x128xf16> -> tensor<64x128xf32>
+    %na = tt.addptr %xa, %stepA : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<32x128x!tt.ptr<f16>>, tensor<32x128xi32>
+    scf.yield %na, %nb, %d : tensor<64x32x!tt.ptr<f16>>, tensor<32x128x!tt.ptr<f16>>, tensor<64x128xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x128xi32> -> tensor<64x128xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
+  tt.store %pc2, %r#2 : tensor<64x128x!tt.ptr<f32>>
+  tt.return
+}
+
