@@ -2648,7 +2648,7 @@ struct DotLowering : KPattern<tt::DotOp> {
   /// chain-dots, and mma-version 3's loop-carried dots where
   /// kgpu-pipeline-dot-loops left them) in whole warpgroups, where
   /// wgmmaComputes holds (16-bit operands, f32 accumulator, M a multiple
-  /// of 16 * warps, K of 32, N of 8 up to 256) and N is a multiple of 64
+  /// of 16 * warps, K of 32, N of 16 up to 256) and N is a multiple of 64
   /// and K of 32 (wgmmaNarrowTile: narrower tiles take wgmma only in
   /// attention's pipelined loops, as kgpu.local_dot). The layout is the one
   /// mma.sync uses: wgmma's D fragments give each thread the same elements.

@@ -375,8 +375,10 @@ struct KGPUPipelineDotLoops
     // form reads B K-major only (kgpu-assign-layouts gives a tf32 dot
     // wgmma's layout only where B is read K-contiguous). Not tf32x3
     // (wgmmaComputes).
-    // Warpgroups splitting N (warpsAlongN > 1) only for 16-bit slots.
+    // Warpgroups splitting N (warpsAlongN > 1) only for 16-bit slots;
+    // narrow tiles (wgmmaNarrowTile) only in attention's loops.
     bool wgmmaLoop = wgmma && wgmmaFits(dot) && !plan.accAdd &&
+                     !wgmmaNarrowTile(dot) &&
                      (warpsAlongN(dot) == 1 || !plan.upcasts[0]);
     bool tf32Wgmma = tf32 && wgmmaLoop && (plan.bKMajor || plan.bTrans);
     if (tf32 && !tf32Wgmma && (plan.bKMajor || plan.bTrans))
@@ -394,7 +396,7 @@ struct KGPUPipelineDotLoops
     // not make. The upcast operands on mma.sync accumulate in f32.
     bool f8BoundedImprecise =
         plan.upcasts[0] && dot.getMaxNumImpreciseAcc() < kUnboundedImpreciseAcc;
-    plan.useWgmma = wgmmaLoop && !f8BoundedImprecise;
+    plan.useWgmma = wgmmaLoop && !f8BoundedImprecise && (!tf32 || tf32Wgmma);
     // An M-contiguous A is read MN-major, which only wgmma's 16-bit forms
     // do (mma.sync's slots are read with ldmatrix by rows of K): elsewhere
     // the loop stays as it is.
@@ -694,7 +696,12 @@ struct KGPUPipelineDotLoops
     // carried offset, as flex attention's block index, is known one
     // iteration ahead), as many as fit sm_90's shared memory per CTA (227
     // KB), at least 2: else the loop stays as it is.
-    plan.slots = plan.carried.empty() ? std::max<int64_t>(numStages, 2) : 2;
+    // Not where the slots take a region of their own (ownRegion): the
+    // bytes below it, which other ops of the body use, are known only
+    // when kgpu-convert-to-llvm lays out shared memory.
+    plan.slots = plan.carried.empty() && !plan.ownRegion
+                     ? std::max<int64_t>(numStages, 2)
+                     : 2;
     while (plan.slots > 2 &&
            plan.bytes + plan.slots * slotBytes > kWgmmaMaxSharedBytes)
       --plan.slots;

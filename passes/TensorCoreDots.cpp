@@ -48,7 +48,7 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN) {
       s->M % (16 * int64_t(warps)) != 0 || s->K % (tf32 ? 32 : 16) != 0)
     return false;
   if (warpsN == 1)
-    return s->N % 8 == 0 && s->N <= 256;
+    return s->N % 16 == 0 && s->N <= 256;
   // Each warpgroup's N / warpsN columns whole 128-byte column blocks.
   return !tf32 && s->N % (64 * int64_t(warpsN)) == 0 &&
          s->N / warpsN <= 256;

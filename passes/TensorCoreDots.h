@@ -28,7 +28,7 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// tf32) computes `dot` with `warps` warps along M only (PTX ISA 9.7.15.5): f16
 /// or bf16 operands, or f32 ones with inputPrecision tf32 (not tf32x3: one
 /// rounding, one product), f32 accumulator, whole warpgroups (warps % 4 == 0),
-/// M a multiple of 16 * warps, K a multiple of 16 (tf32: 32) and N of 8 (N <=
+/// M a multiple of 16 * warps, K a multiple of 16 (tf32: 32) and N of 16 (N <=
 /// 256). A 16-bit K of 32 (64-byte rows) fills half of each 128-byte swizzle
 /// row (wgmmaOperandBytes); so does an N-major B's N of 32 (wgmmaNarrowTile).
 /// wgmma's tf32 form reads A and B K-major only (9.7.15.5.1: the transpose
@@ -49,7 +49,7 @@ bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN = 1);
 bool wgmmaPartialRows(tt::DotOp dot);
 
 /// Whether wgmma would multiply `dot` on a narrow tile: an N (a multiple of
-/// 8) that is not a multiple of 64, whose N-major B fills only part of its
+/// 16) that is not a multiple of 64, whose N-major B fills only part of its
 /// last 128-byte swizzle column block, or a 16-bit K of 16, a quarter of
 /// each 128-byte swizzle row (wgmmaOperandBytes pads both). kiln takes such
 /// dots to wgmma only in attention's pipelined loops

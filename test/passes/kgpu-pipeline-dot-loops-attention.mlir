@@ -506,3 +506,72 @@ tt.func public @attention_scaled_q(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
   tt.store %op, %res : tensor<64x64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// As @attention_reduce_across_warps, the K / V offset computed from the
+// induction variable (no carried block index): num-stages slots would
+// apply, but the reduction across warps puts the slots in a region of
+// their own above bytes that only kgpu-convert-to-llvm sizes, so the loop
+// keeps 2 slots (helper-46's break-test: more slots there exceeded 227 KB
+// for large tiles).
+// CHECK-LABEL: tt.func public @own_region_two_slots
+// CHECK: scf.for
+// CHECK: kgpu.local_dot {{.*}}kgpu.own_shared_memory, noWait, numSlots = 2 : i32, wgmma}
+// CHECK: kgpu.local_dot {{.*}}kgpu.own_shared_memory, noWait, numSlots = 2 : i32, wgmma}
+// LLVM-LABEL: llvm.func @own_region_two_slots
+// MMA-LABEL: tt.func public @own_region_two_slots
+tt.func public @own_region_two_slots(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %idx: !tt.ptr<i32>, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c64t = arith.constant dense<64> : tensor<64x1xi32>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rs = arith.muli %rows, %c64t : tensor<64x1xi32>
+  %cols = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %rs : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x64xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %offs : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+  %qt = tt.load %qp : tensor<64x64x!tt.ptr<f16>>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z, %off = %c0) -> (tensor<64x64xf32>, i32) : i32 {
+    %off64 = arith.muli %i, %c64 : i32
+    %os = tt.splat %off64 : i32 -> tensor<64x64xi32>
+    %ko = arith.addi %offs, %os : tensor<64x64xi32>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %kt = tt.load %kp : tensor<64x64x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<64x64xf16> -> tensor<64x64xf16>
+    %s = tt.dot %qt, %ktt, %z : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mx = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<64x64xf32>) -> tensor<64xf32>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+    %mb = tt.broadcast %me : tensor<64x1xf32> -> tensor<64x64xf32>
+    %cm = "tt.reduce"(%s) <{axis = 0 : i32}> ({
+    ^bb0(%a0: f32, %b0: f32):
+      %mx0 = arith.maxnumf %a0, %b0 : f32
+      tt.reduce.return %mx0 : f32
+    }) : (tensor<64x64xf32>) -> tensor<64xf32>
+    %ce = tt.expand_dims %cm {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %cbr = tt.broadcast %ce : tensor<1x64xf32> -> tensor<64x64xf32>
+    %sm = arith.subf %s, %mb : tensor<64x64xf32>
+    %sd = arith.subf %sm, %cbr : tensor<64x64xf32>
+    %e = math.exp2 %sd : tensor<64x64xf32>
+    %p = arith.truncf %e : tensor<64x64xf32> to tensor<64x64xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %vt = tt.load %vp : tensor<64x64x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acc : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    scf.yield %d, %off : tensor<64x64xf32>, i32
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %offs : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %op, %res#0 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
