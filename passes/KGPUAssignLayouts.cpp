@@ -577,17 +577,30 @@ struct KGPUAssignLayouts
         return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
                                                   : Value();
       };
-      DenseMap<Value, SmallVector<RankedTensorType>> accessTypes;
+      // Each access's type and the dimension its pointers are contiguous
+      // along.
+      AxisInfoAnalysis accessInfo;
+      DenseMap<Value, SmallVector<std::pair<RankedTensorType, unsigned>>>
+          accessTypes;
+      auto fastDim = [&](Value ptr) {
+        return isa<RankedTensorType>(ptr.getType())
+                   ? accessInfo.getContiguousDim(ptr)
+                   : 0u;
+      };
       fn.walk([&](Operation *op) {
-        Value v;
-        if (auto load = dyn_cast<tt::LoadOp>(op))
+        Value v, ptr;
+        if (auto load = dyn_cast<tt::LoadOp>(op)) {
           v = load.getResult();
-        else if (auto store = dyn_cast<tt::StoreOp>(op))
+          ptr = load.getPtr();
+        } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
           v = store.getValue();
+          ptr = store.getPtr();
+        }
         if (!v)
           return;
         if (Value leader = leaderOf(v))
-          accessTypes[leader].push_back(cast<RankedTensorType>(v.getType()));
+          accessTypes[leader].push_back(
+              {cast<RankedTensorType>(v.getType()), fastDim(ptr)});
       });
       bool operandLoadShared = false;
       fn.walk([&](tt::LoadOp load) {
@@ -602,16 +615,23 @@ struct KGPUAssignLayouts
         if (!operand)
           return;
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
+        unsigned fast = fastDim(load.getPtr());
         const auto &others = accessTypes[leader];
         // Without a tensor-core dot the accumulator's group is blocked
         // too, coalesced for its widest access: an operand load sharing it
         // with any other access (the result's store, contiguous along N,
         // where B is contiguous along K) is read in the other's order.
+        // With one, an access of another shape, or of the same shape but
+        // contiguous along the other dimension (a square tile: A stored
+        // K x M, whose row offsets also index the result's store), does
+        // that.
         operandLoadShared |=
-            mmaOf.empty() ? others.size() > 1
-                          : llvm::any_of(others, [&](RankedTensorType other) {
-                              return other.getShape() != shape;
-                            });
+            mmaOf.empty()
+                ? others.size() > 1
+                : llvm::any_of(others, [&](const auto &other) {
+                    return other.first.getShape() != shape ||
+                           other.second != fast;
+                  });
       });
       // (Without a tensor-core dot, no store is isolated in the first
       // round: a CUDA-core dot's operand load gets its own index

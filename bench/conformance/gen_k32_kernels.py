@@ -461,6 +461,12 @@ def configs():
            edge=40, MASK=2),
         mm("k64_split_at_mmajor_bf16_64x128x64_w8_s3", "bf16", "f32", (64, 128), 8, 3,
            k=512, A_MMAJOR=True, BK=64),
+        # A stored K x M in a square tile (BM = BK = BN: one tl.arange
+        # indexes A's rows and columns and B's).
+        mm("k64_at_mmajor_square_f16_64x64x64_w4_s3", "f16", "f32", (64, 64), 4, 3,
+           k=512, A_MMAJOR=True, BK=64),
+        mm("k64_at_mmajor_square_bf16_128x128x128_w8_s2", "bf16", "f32", (128, 128), 8, 2,
+           k=512, A_MMAJOR=True, BK=128),
     ]
 
 
