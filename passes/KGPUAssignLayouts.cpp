@@ -577,10 +577,11 @@ struct KGPUAssignLayouts
         return isTensor(v) && classes.contains(v) ? classes.getLeaderValue(v)
                                                   : Value();
       };
-      // Each access's type and the dimension its pointers are contiguous
-      // along.
+      // Each access's type and pointers (the dimension they are
+      // contiguous along asked only where the shapes match: AxisInfo on
+      // demand).
       AxisInfoAnalysis accessInfo;
-      DenseMap<Value, SmallVector<std::pair<RankedTensorType, unsigned>>>
+      DenseMap<Value, SmallVector<std::pair<RankedTensorType, Value>>>
           accessTypes;
       auto fastDim = [&](Value ptr) {
         return isa<RankedTensorType>(ptr.getType())
@@ -600,7 +601,7 @@ struct KGPUAssignLayouts
           return;
         if (Value leader = leaderOf(v))
           accessTypes[leader].push_back(
-              {cast<RankedTensorType>(v.getType()), fastDim(ptr)});
+              {cast<RankedTensorType>(v.getType()), ptr});
       });
       bool operandLoadShared = false;
       fn.walk([&](tt::LoadOp load) {
@@ -615,7 +616,6 @@ struct KGPUAssignLayouts
         if (!operand)
           return;
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
-        unsigned fast = fastDim(load.getPtr());
         const auto &others = accessTypes[leader];
         // Without a tensor-core dot the accumulator's group is blocked
         // too, coalesced for its widest access: an operand load sharing it
@@ -630,7 +630,8 @@ struct KGPUAssignLayouts
                 ? others.size() > 1
                 : llvm::any_of(others, [&](const auto &other) {
                     return other.first.getShape() != shape ||
-                           other.second != fast;
+                           (other.second != load.getPtr() &&
+                            fastDim(other.second) != fastDim(load.getPtr()));
                   });
       });
       // (Without a tensor-core dot, no store is isolated in the first
