@@ -881,7 +881,7 @@ struct KGPUAssignLayouts
   }
 
   /// Whether the dot operand `v` is a load contiguous along its dimension
-  /// 0 (or, with `trans`, tt.trans [1, 0] of one contiguous along its
+  /// 0 (or, with `allowTrans`, tt.trans [1, 0] of one contiguous along its
   /// dimension 1), more than one element per copy.
   static bool readAlongDim0(Value v, bool allowTrans) {
     unsigned dim = 0;
