@@ -798,23 +798,29 @@ struct KGPUAssignLayouts
     // (triton_bmm 8.4 -> 9.8 us: each 16-byte copy of B goes to its
     // warpgroup's half, so the 8 copies of a shared-memory phase write two
     // halves 1024 bytes apart, 2-way bank conflicts), and stays on mma.sync.
+    // Only on 8 warps (measured there; helper-47's 32-warp split ran out
+    // of registers in ptxas), and only where its slots fit. The dot is
+    // marked (kWgmmaSplitNAttr) for kgpu-pipeline-dot-loops.
     unsigned warpsN = 0;
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps))
       warpsN = 1;
-    else if (mmaVersion == 3 && numWarps > 4 && numWarps % 4 == 0 &&
-             wgmmaComputes(dot, 4, numWarps / 4) &&
+    else if (mmaVersion == 3 && numWarps == 8 && wgmmaComputes(dot, 4, 2) &&
              (bReadKMajor(dot) || aReadMMajor(dot)))
-      warpsN = numWarps / 4;
+      warpsN = 2;
     if (warpsN && !wgmmaNarrowTile(dot) && isLoopCarriedDot(dot)) {
       bool partial = wgmmaPartialRows(dot), tf32 = isTf32Dot(dot);
-      bool bKMajor = (partial || tf32) && bReadKMajor(dot);
-      if ((!partial && !tf32) ||
+      bool bKMajor = (partial || tf32 || warpsN > 1) && bReadKMajor(dot);
+      if ((!partial && !tf32 && warpsN == 1) ||
           ((!partial || numStages >= 3) && (!tf32 || bKMajor) &&
-           wgmmaSlotsFit(dot, bKMajor)))
+           wgmmaSlotsFit(dot, bKMajor))) {
+        if (warpsN > 1)
+          dot->setAttr(kWgmmaSplitNAttr, UnitAttr::get(dot.getContext()));
         return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
                                           {unsigned(numWarps) / warpsN, warpsN},
                                           {16, 8});
+      }
     }
+    dot->removeAttr(kWgmmaSplitNAttr);
     auto [wm, wn] = splitWarps(M / 16, N / 8);
     return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
   }

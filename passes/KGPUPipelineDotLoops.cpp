@@ -236,6 +236,8 @@ struct KGPUPipelineDotLoops
   /// or in K loops 4 along M and the rest along N).
   static bool wgmmaFits(tt::DotOp dot) {
     auto mma = cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
+    if (mma.getWarpsPerCTA()[1] > 1 && !dot->hasAttr(kWgmmaSplitNAttr))
+      return false;
     return wgmmaComputes(dot, mma.getWarpsPerCTA()[0],
                          mma.getWarpsPerCTA()[1]);
   }

@@ -85,6 +85,13 @@ bool mfmaComputes(tt::DotOp dot);
 /// (1024-byte aligned) instead of at offset 0.
 constexpr llvm::StringLiteral kOwnSharedMemoryAttr = "kgpu.own_shared_memory";
 
+/// On a tt.dot whose #kgpu.mma layout kgpu-assign-layouts chose for wgmma
+/// with the warpgroups splitting N (warps 4 x 2): kgpu-pipeline-dot-loops
+/// takes wgmma for warps along N only on such dots, not on mma.sync
+/// layouts that happen to have the same warps (splitWarps' choice where
+/// wgmma was declined).
+constexpr llvm::StringLiteral kWgmmaSplitNAttr = "kgpu.wgmma_split_n";
+
 } // namespace kiln
 
 #endif // KILN_PASSES_TENSORCOREDOTS_H

@@ -1,6 +1,7 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" | FileCheck %s
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3" -kgpu-pipeline-dot-loops="num-stages=3 wgmma=true" -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=2" -kgpu-pipeline-dot-loops="num-stages=3" | FileCheck %s --check-prefix=MMA
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=8 mma-version=3 num-stages=2" -kgpu-pipeline-dot-loops="num-stages=2 wgmma=true" | FileCheck %s --check-prefix=S2
 
 // 64 rows on 8 warps with B read K-contiguous (tt.trans of a 128 x 32
 // tile): too few rows for two warpgroups along M, so the warpgroups split
@@ -142,3 +143,60 @@ tt.func public @split_n(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.p
   tt.return
 }
 
+// -----
+
+// 256 x 128 x 32 over 2 stages: wgmma at K 32 wants 3 or more, so
+// kgpu-assign-layouts keeps mma.sync, whose warps (splitWarps) happen to
+// be 4 x 2 too. Only dots kgpu-assign-layouts chose for the N split
+// (kgpu.wgmma_split_n) take wgmma with warps along N, so this loop stays
+// on mma.sync, pipelined (helper-47's break-test: it went to wgmma).
+// S2: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// S2-LABEL: tt.func public @mma_sync_4x2
+// S2-NOT: interleave
+// S2: kgpu.local_dot {{.*}}numSlots = 2 : i32}
+// S2-NOT: wgmma
+// CHECK-LABEL: tt.func public @mma_sync_4x2
+// LLVM-LABEL: llvm.func @mma_sync_4x2
+// MMA-LABEL: tt.func public @mma_sync_4x2
+tt.func public @mma_sync_4x2(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<256x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %stepA = arith.constant dense<32> : tensor<256x32xi32>
+  %stepB = arith.constant dense<32> : tensor<128x32xi32>
+  %sa = arith.constant dense<32> : tensor<256x1xi32>
+  %sb = arith.constant dense<1024> : tensor<128x1xi32>
+  %rm = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %rn = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<256xi32> -> tensor<256x1xi32>
+  %rma = arith.muli %rm2, %sa : tensor<256x1xi32>
+  %rmab = tt.broadcast %rma : tensor<256x1xi32> -> tensor<256x32xi32>
+  %rk2 = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %rka = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<256x32xi32>
+  %offa = arith.addi %rmab, %rka : tensor<256x32xi32>
+  %pa = tt.splat %a : !tt.ptr<f16> -> tensor<256x32x!tt.ptr<f16>>
+  %pa0 = tt.addptr %pa, %offa : tensor<256x32x!tt.ptr<f16>>, tensor<256x32xi32>
+  %rn1 = tt.expand_dims %rn {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rnb1 = arith.muli %rn1, %sb : tensor<128x1xi32>
+  %rnb = tt.broadcast %rnb1 : tensor<128x1xi32> -> tensor<128x32xi32>
+  %rkb = tt.broadcast %rk2 : tensor<1x32xi32> -> tensor<128x32xi32>
+  %offb = arith.addi %rnb, %rkb : tensor<128x32xi32>
+  %pb = tt.splat %b : !tt.ptr<f16> -> tensor<128x32x!tt.ptr<f16>>
+  %pb0 = tt.addptr %pb, %offb : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%xa = %pa0, %xb = %pb0, %acc = %zero) -> (tensor<256x32x!tt.ptr<f16>>, tensor<128x32x!tt.ptr<f16>>, tensor<256x128xf32>) : i32 {
+    %va = tt.load %xa : tensor<256x32x!tt.ptr<f16>>
+    %vb = tt.load %xb : tensor<128x32x!tt.ptr<f16>>
+    %vbt = tt.trans %vb {order = array<i32: 1, 0>} : tensor<128x32xf16> -> tensor<32x128xf16>
+    %d = tt.dot %va, %vbt, %acc : tensor<256x32xf16> * tensor<32x128xf16> -> tensor<256x128xf32>
+    %na = tt.addptr %xa, %stepA : tensor<256x32x!tt.ptr<f16>>, tensor<256x32xi32>
+    %nb = tt.addptr %xb, %stepB : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+    scf.yield %na, %nb, %d : tensor<256x32x!tt.ptr<f16>>, tensor<128x32x!tt.ptr<f16>>, tensor<256x128xf32>
+  }
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rc = tt.broadcast %rn2 : tensor<1x128xi32> -> tensor<256x128xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<256x128x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<256x128x!tt.ptr<f32>>, tensor<256x128xi32>
+  tt.store %pc2, %r#2 : tensor<256x128x!tt.ptr<f32>>
+  tt.return
+}
