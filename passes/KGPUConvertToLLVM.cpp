@@ -3262,17 +3262,11 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
     // `interleave`: B's N (rows with swizzle 1, columns with swizzle 2) in
-    // parts of whole 8-element groups; each run (at most 16 bytes, aligned)
-    // stays within one group.
+    // parts of whole 8-element groups; each run (at most 16 bytes, aligned,
+    // of 16-bit or wider elements: checked before the conversion) stays
+    // within one group.
     int64_t parts = op.getInterleave();
     int64_t nSize = op.getSwizzle() == 1 ? rows : cols;
-    if (parts > 1 &&
-        (op.getSwizzle() == 0 || nSize % (8 * parts) != 0 || vec > 8))
-      return op.emitError()
-             << "async copy interleave " << parts
-             << " needs a swizzled arrangement whose N (" << nSize
-             << ") is a multiple of 8 x " << parts
-             << " and runs of at most 8 elements";
     SmallVector<SmallVector<Value>> idx;
     if (op.getSwizzle() == 0 || parts > 1)
       idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
@@ -4280,6 +4274,26 @@ struct KGPUConvertToLLVM
           if (isF8UpcastableToF16(ea) && isF8UpcastableToF16(eb))
             diag << " (run tt-upcast-f8-dot-operands first: it converts "
                     "f8E4M3FN and f8E5M2 operands to f16)";
+          return WalkResult::interrupt();
+        }
+      }
+      // An interleaved copy (B's N in parts, one per wgmma warpgroup)
+      // stores whole 8-element groups of a swizzled arrangement's N (its
+      // rows with swizzle 1, its columns with swizzle 2); a copy run (at
+      // most 16 bytes) must stay within one group: 16-bit or wider.
+      if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op);
+          copy && copy.getInterleave() > 1) {
+        auto t = cast<RankedTensorType>(copy.getPtr().getType());
+        int64_t parts = copy.getInterleave();
+        int64_t n = t.getDimSize(
+            (copy.getSwizzle() == 1) == bool(copy.getTranspose()) ? 1 : 0);
+        int64_t bits =
+            bitWidth(cast<tt::PointerType>(t.getElementType()).getPointeeType());
+        if (copy.getSwizzle() == 0 || n % (8 * parts) != 0 || bits < 16) {
+          op->emitError() << "async copy interleave " << parts
+                          << " needs a swizzled arrangement whose N (" << n
+                          << ") is a multiple of 8 x " << parts
+                          << ", of elements of 16 bits or more";
           return WalkResult::interrupt();
         }
       }

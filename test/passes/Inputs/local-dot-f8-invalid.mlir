@@ -104,3 +104,47 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
     tt.return
   }
 }
+
+// -----
+
+// wgmma with the warpgroups splitting N (warps 4 x 2): each warpgroup
+// multiplies N / 2 columns, whole 64-column blocks; an N of 64 leaves 32.
+#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @split_n_narrow(%p: !tt.ptr<f32>) {
+    %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %slot = arith.constant 0 : i32
+    // expected-error @+1 {{local_dot with wgmma and 2 warps along N needs 16-bit slots, warps along M a multiple of 4, M a multiple of 16 x those and N a multiple of 64 x 2 (at most 256 each)}}
+    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x64xf16, #blocked>, bOffset = 24576 : i64, bSlotBytes = 8192 : i64, bType = tensor<64x64xf16, #blocked>, numSlots = 3 : i32, wgmma} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// An interleaved copy (B's N in parts for wgmma's warpgroups) needs a
+// swizzled arrangement: the parts are 64-column blocks of it.
+#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @interleave_unswizzled(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32>) {
+    %slot = arith.constant 0 : i32
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #kgpu.slice<{dim = 0, parent = #blocked}>>
+    %c = tt.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #kgpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xi32, #blocked>
+    %cb = tt.broadcast %c : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x128x!tt.ptr<f16>, #blocked>
+    %pp = tt.addptr %ps, %cb : tensor<32x128x!tt.ptr<f16>, #blocked>, tensor<32x128xi32, #blocked>
+    // expected-error @+1 {{async copy interleave 2 needs a swizzled arrangement whose N (128) is a multiple of 8 x 2, of elements of 16 bits or more}}
+    kgpu.async_copy %pp slot %slot {interleave = 2 : i32, offset = 0 : i64, rowStride = 128 : i64, slotBytes = 8192 : i64} : tensor<32x128x!tt.ptr<f16>, #blocked>
+    kgpu.async_commit_group
+    kgpu.async_wait 0
+    %acc = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
+    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<64x32xf16, #blocked>, bOffset = 16384 : i64, bSlotBytes = 8704 : i64, bType = tensor<32x128xf16, #blocked>, numSlots = 1 : i32} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma>
+    %po = tt.splat %q : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>, #mma>
+    tt.store %po, %d : tensor<64x128x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
