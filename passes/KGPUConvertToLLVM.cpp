@@ -34,6 +34,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -2332,6 +2333,25 @@ SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
   return unpack(b, loc, asmOp.getResult(0));
 }
 
+/// K steps of a wgmma with A in registers issued between waits, for
+/// `blocks` 64-row blocks per warpgroup: each K step of a block reads four
+/// A registers, which must keep their values until a wgmma.wait_group
+/// retires it (PTX ISA 9.7.15.5.2); at most 32 such registers are in
+/// flight. Fewer registers for ptxas to keep: on the corpus flex attention
+/// kernel (2 blocks, K 128: a wait after 4 of the 8 steps; with the scale-d
+/// 0 of emitWgmmaMultiply's zeroAcc) ptxas ran 815 -> 653 ms on the H200
+/// and the kernel 36.50 -> 36.17 us (docs/BENCHMARKS.md, sixteenth
+/// session).
+int64_t registerAStepsInFlight(int64_t blocks) {
+  return std::max<int64_t>(1, 32 / (4 * blocks));
+}
+
+/// Whether `acc` is a constant 0 (a splat of +0.0 or -0.0), which a wgmma
+/// need not read.
+bool isZeroAccumulator(Value acc) {
+  return matchPattern(acc, m_AnyZeroFloat());
+}
+
 /// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5; f8: m64nNk32) per K step of 32
 /// bytes for this thread's warpgroup (rows 64 * (warp / 4) ... of every block
 /// of 16 * warps rows: one wgmma per block, on the block's chunk of the
@@ -2352,14 +2372,19 @@ SmallVector<Value> tiedAsm(OpBuilder &b, Location loc, ArrayRef<Value> regs,
 /// registers of each 16-row, 16-wide K fragment are an m16n8k16 A fragment
 /// (9.7.15.5.1, register fragments for A), as accLayoutAPair packs them. With
 /// the layout's warps along N too, each wgmma is m64n(N / warps along N),
-/// on the warpgroup's part of B at `bStart`. Begins with wgmma.fence; the
-/// caller commits the group and waits for it.
+/// on the warpgroup's part of B at `bStart`. With `zeroAcc` (the accumulator
+/// is a constant 0), the first K step's wgmma has scale-d 0 (D = A x B,
+/// 9.7.15.5.2) and `accIn` is not read: no register is zeroed for it. Begins
+/// with wgmma.fence; the caller commits the group and waits for it. With A
+/// in registers, every registerAStepsInFlight(blocks) K steps but the last
+/// are committed and waited for on the way (see there).
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
                                      ArrayRef<Value> accIn, Value aStart,
                                      ArrayRef<Value> aRegs, Value bStart,
-                                     bool bKMajor, bool aMMajor = false) {
+                                     bool bKMajor, bool aMMajor = false,
+                                     bool zeroAcc = false) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   // The columns one wgmma computes: all of N, or with warps along N too the
@@ -2421,29 +2446,47 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   // A from registers: the NVVM op takes descriptors only, so the
   // register form (9.7.15.5.2: d, a, b-desc, scale-d, imm-scale-a,
   // imm-scale-b, imm-trans-b) is inline asm with the accumulators tied.
-  std::string regAsm, regConstraints;
-  if (!aRegs.empty()) {
-    assert(bytes == 2 && "wgmma with A in registers: 16-bit A");
-    int64_t n = perBlock;
-    llvm::raw_string_ostream os(regAsm);
-    os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+  // `scaled`: the wgmma adds to the accumulators it is given (scale-d 1)
+  // and ties them to its outputs; otherwise (scale-d 0) it only writes
+  // them.
+  auto registerAAsm = [&](bool scaled) {
+    int64_t n = perBlock, in = scaled ? n : 0;
+    std::string text, constraints;
+    llvm::raw_string_ostream os(text);
+    os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (scaled ? 1 : 0)
+       << ", 0;\n"
        << "wgmma.mma_async.sync.aligned.m64n" << nInstr << "k16.f32."
        << (elem.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
     for (int64_t i = 0; i < n; ++i)
       os << (i ? ", $" : "$") << i;
-    // Operands: the outputs, the tied inputs, A's registers, B's
-    // descriptor.
-    os << "}, {$" << 2 * n << ", $" << 2 * n + 1 << ", $" << 2 * n + 2
-       << ", $" << 2 * n + 3 << "}, $" << 2 * n + 4 << ", p, 1, 1, "
+    // Operands: the outputs, the tied inputs (scaled only), A's registers,
+    // B's descriptor.
+    os << "}, {$" << n + in << ", $" << n + in + 1 << ", $" << n + in + 2
+       << ", $" << n + in + 3 << "}, $" << n + in + 4 << ", p, 1, 1, "
        << (bKMajor ? 0 : 1) << ";\n}";
     for (int64_t i = 0; i < n; ++i)
-      regConstraints += "=f,";
-    for (int64_t i = 0; i < n; ++i)
-      regConstraints += std::to_string(i) + ",";
-    regConstraints += "r,r,r,r,l";
+      constraints += "=f,";
+    for (int64_t i = 0; i < in; ++i)
+      constraints += std::to_string(i) + ",";
+    constraints += "r,r,r,r,l";
+    return std::make_pair(text, constraints);
+  };
+  std::pair<std::string, std::string> regAsm, regAsmFirst;
+  if (!aRegs.empty()) {
+    assert(bytes == 2 && "wgmma with A in registers: 16-bit A");
+    regAsm = registerAAsm(/*scaled=*/true);
+    regAsmFirst = registerAAsm(/*scaled=*/!zeroAcc);
   }
+  int64_t stepsPerGroup = registerAStepsInFlight(blocks);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  for (int64_t k0 = 0; k0 < K; k0 += kStep)
+  for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+    // With A in registers, the groups issued so far are done before the
+    // next registerAStepsInFlight K steps start.
+    if (!aRegs.empty() && k0 > 0 && (k0 / kStep) % stepsPerGroup == 0) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    }
+    bool first = k0 == 0 && zeroAcc;
     for (int64_t blk = 0; blk < blocks; ++blk) {
       Value &accVal = accVals[blk];
       int64_t kb = k0 * bytes; // byte offset of the K step in a row
@@ -2456,7 +2499,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                             : (k0 / 8) * bGroupBytes);
       };
       if (!aRegs.empty()) {
-        SmallVector<Value> operands(unpack(rewriter, loc, accVal));
+        SmallVector<Value> operands;
+        if (!first)
+          operands = unpack(rewriter, loc, accVal);
         // Packed next to its wgmma: packing every A register before the
         // fence instead spares ptxas a fence per wgmma (C7519) but spilled
         // more and ran slower (flex attention 45.5 against 41.5 us).
@@ -2468,9 +2513,10 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
           operands.push_back(
               accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
         operands.push_back(descB());
+        auto &[text, constraints] = first ? regAsmFirst : regAsm;
         accVal = LLVM::InlineAsmOp::create(
-                     rewriter, loc, accStruct, operands, regAsm,
-                     regConstraints, /*has_side_effects=*/true,
+                     rewriter, loc, accStruct, operands, text,
+                     constraints, /*has_side_effects=*/true,
                      /*is_align_stack=*/false,
                      LLVM::tailcallkind::TailCallKind::None,
                      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
@@ -2487,11 +2533,17 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                 blk * (blockRows / 64) * 1024
                           : (kb / 128) * M * 128 + kb % 128 +
                                 blk * blockRows * 128);
+      // scale-d 0: the accumulators passed in are not read (poison, so
+      // that nothing is computed or copied into them).
       accVal = NVVM::WgmmaMmaAsyncOp::create(
-          rewriter, loc, accStruct, accVal, descA, descB(),
+          rewriter, loc, accStruct,
+          first ? LLVM::PoisonOp::create(rewriter, loc, accStruct).getResult()
+                : accVal,
+          descA, descB(),
           NVVM::MMAShapeAttr::get(ctx, 64, nInstr, kStep), elemTy, elemTy,
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleOutAttr::get(ctx, first ? NVVM::WGMMAScaleOut::zero
+                                                  : NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           // imm-trans-a: 0 for K-major A (row), 1 for M-major (col).
@@ -2502,6 +2554,7 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                                 : NVVM::MMALayout::row),
           NVVM::MMAIntOverflowAttr());
     }
+  }
   SmallVector<Value> out;
   for (Value v : accVals)
     llvm::append_range(out, unpack(rewriter, loc, v));
@@ -2984,7 +3037,8 @@ struct DotLowering : KPattern<tt::DotOp> {
     SmallVector<Value> acc = accumulators(rewriter, loc, adaptor.getC(),
                                           rewriter.getF32Type());
     acc = emitWgmmaMultiply(rewriter, loc, mma, aT, op.getB().getType(), acc,
-                            aStart, aRegs, bStart, bool(transSource));
+                            aStart, aRegs, bStart, bool(transSource),
+                            /*aMMajor=*/false, isZeroAccumulator(op.getC()));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // The wait is tied to the accumulators, so that no read of them moves
     // above it.
@@ -3494,7 +3548,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     SmallVector<Value> out = emitWgmmaMultiply(
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
         cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
-        op.getBKMajor(), op.getAMMajor());
+        op.getBKMajor(), op.getAMMajor(), isZeroAccumulator(op.getAcc()));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);

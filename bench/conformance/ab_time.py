@@ -78,7 +78,10 @@ def run_file(a, ttir, builds):
                     worst = max(worst, float(err))
             b.update(matched=matched, worst_error=worst, ms=[])
             if matched:
-                timed.append((bname, (lambda k=k, p=packed: kiln.launch(k, grid, p))))
+                # `packed` holds raw device pointers: the lambda keeps
+                # `ours` alive too, or the next build's loop iteration frees
+                # these buffers and the timed launches write freed memory.
+                timed.append((bname, (lambda k=k, p=packed, o=ours: kiln.launch(k, grid, p))))
         except Exception as e:  # report and go on with the other builds
             b["error"] = f"{type(e).__name__}: {e}"
             traceback.print_exc(file=sys.stderr)

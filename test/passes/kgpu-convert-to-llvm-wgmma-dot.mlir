@@ -38,8 +38,12 @@
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.mlir.constant(4611686293305360384 : i64)
 // CHECK: llvm.mlir.constant(4611686293305360384 : i64)
+// The accumulator is a constant 0: the first K step's wgmma has scale-d 0
+// and is given a poison accumulator (nothing is zeroed for it).
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-NEXT: %[[NONE:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
+// CHECK-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE]], <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"

@@ -460,9 +460,13 @@ tt.func public @attention_k16_masked_q(%q: !tt.ptr<f16> {tt.divisibility = 16 : 
 // CHECK: scf.for
 // CHECK: kgpu.local_dot %{{.*}} a %[[QR]] : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bKMajor, bOffset = 0 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
 // CHECK: kgpu.local_dot %{{.*}} a %{{.*}} : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bOffset = 24576 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
+// S starts from a constant 0: the first K step's wgmma (A from registers)
+// has scale-d 0 and only writes its 32 accumulators (no tied inputs: A's
+// registers are operands 32-35, B's descriptor 36).
 // LLVM-LABEL: llvm.func @attention_scaled_q
 // LLVM: scf.for
-// LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0;
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;\0A}", "=f,{{.*}},=f,r,r,r,r,l"
+// LLVM-COUNT-3: setp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0;
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
 // MMA-LABEL: tt.func public @attention_scaled_q
@@ -573,5 +577,83 @@ tt.func public @own_region_two_slots(%q: !tt.ptr<f16> {tt.divisibility = 16 : i3
   %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
   %op = tt.addptr %os2, %offs : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
   tt.store %op, %res#0 : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// 128 rows on 4 warps (two 64-row blocks per warpgroup) and blocks of 128
+// keys. S = Q K^T starts from a constant 0: its first K step's wgmmas (one
+// per block) have scale-d 0 and no accumulator registers are zeroed for
+// them. O += P V takes P from registers over 8 K steps; at most 32 A
+// registers are in flight (4 per K step and block), so the first 4 K steps
+// (8 wgmmas) are committed and waited for before the other 4 are issued.
+// LLVM-LABEL: llvm.func @attention_128_rows
+// LLVM: scf.for
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NEXT: %[[NONE:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
+// LLVM-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE]], <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
+// LLVM: %[[NONE2:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
+// LLVM-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE2]], <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
+// LLVM-COUNT-6: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM: wgmma.wait_group.sync.aligned 0;
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// LLVM-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-NEXT: wgmma.wait_group.sync.aligned 0;
+// LLVM: scf.yield
+tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8192 = arith.constant 8192 : i32
+  %c64t = arith.constant dense<64> : tensor<128x1xi32>
+  %zs = arith.constant dense<0.0> : tensor<128x128xf32>
+  %z = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r128 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = tt.expand_dims %r128 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rs = arith.muli %rows, %c64t : tensor<128x1xi32>
+  %cols = tt.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %rs : tensor<128x1xi32> -> tensor<128x64xi32>
+  %cb = tt.broadcast %cols : tensor<1x64xi32> -> tensor<128x64xi32>
+  %offs = arith.addi %rb, %cb : tensor<128x64xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %offs : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  %qt = tt.load %qp : tensor<128x64x!tt.ptr<f16>>
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32>) : i32 {
+    %off = arith.muli %i, %c8192 : i32
+    %os = tt.splat %off : i32 -> tensor<128x64xi32>
+    %ko = arith.addi %offs, %os : tensor<128x64xi32>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %kt = tt.load %kp : tensor<128x64x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<128x64xf16> -> tensor<64x128xf16>
+    %s = tt.dot %qt, %ktt, %zs : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mx = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<128x128xf32>) -> tensor<128xf32>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<128xf32> -> tensor<128x1xf32>
+    %mb = tt.broadcast %me : tensor<128x1xf32> -> tensor<128x128xf32>
+    %sd = arith.subf %s, %mb : tensor<128x128xf32>
+    %e = math.exp2 %sd : tensor<128x128xf32>
+    %p = arith.truncf %e : tensor<128x128xf32> to tensor<128x128xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %vt = tt.load %vp : tensor<128x64x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acc : tensor<128x128xf16> * tensor<128x64xf16> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %offs : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %op, %res : tensor<128x64x!tt.ptr<f32>>
   tt.return
 }
