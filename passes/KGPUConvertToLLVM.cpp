@@ -4304,6 +4304,14 @@ struct KGPUConvertToLLVM
     Lowering l{targetInfo.get(), unsigned(numWarpsAttr.getInt()),
                targetInfo->getWarpSize(), nullptr, nullptr, {}};
 
+    // The shared-memory slots kgpu.local_dot ops read (offset, slot
+    // bytes): what sizes and places a kgpu.async_copy's destination.
+    llvm::SmallDenseSet<std::pair<int64_t, int64_t>> slotRegions;
+    module.walk([&](kgpu::LocalDotOp dot) {
+      if (!dot.getA())
+        slotRegions.insert({dot.getAOffset(), dot.getASlotBytes()});
+      slotRegions.insert({dot.getBOffset(), dot.getBSlotBytes()});
+    });
     // Reject what this lowering cannot handle, naming the op and location.
     WalkResult unsupported = module.walk([&](Operation *op) {
       Dialect *d = op->getDialect();
@@ -4350,6 +4358,17 @@ struct KGPUConvertToLLVM
                           << ", of elements of 16 bits or more";
           return WalkResult::interrupt();
         }
+      }
+      if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op);
+          copy && !slotRegions.contains(
+                      {int64_t(copy.getOffset()), int64_t(copy.getSlotBytes())})) {
+        op->emitError() << "async copy to shared memory at offset "
+                        << copy.getOffset() << " (slot bytes "
+                        << copy.getSlotBytes()
+                        << ") fills no slots a kgpu.local_dot reads (its A "
+                           "or B offset and slot bytes): the local_dot "
+                           "reading them sizes and places the slots";
+        return WalkResult::interrupt();
       }
       if (auto dot = dyn_cast<kgpu::LocalDotOp>(op)) {
         auto aT = cast<RankedTensorType>(dot.getAType());

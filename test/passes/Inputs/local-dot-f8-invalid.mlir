@@ -148,3 +148,24 @@ module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i3
     tt.return
   }
 }
+
+// -----
+
+// A copy into slots no kgpu.local_dot reads: the local_dot that reads slots
+// is what sizes and places them in shared memory.
+#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @copy_without_local_dot(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %slot = arith.constant 0 : i32
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #kgpu.slice<{dim = 0, parent = #blocked}>>
+    %c = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #kgpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %cb = tt.broadcast %c : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked>
+    %pp = tt.addptr %ps, %cb : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    // expected-error @+1 {{async copy to shared memory at offset 0 (slot bytes 4096) fills no slots a kgpu.local_dot reads (its A or B offset and slot bytes): the local_dot reading them sizes and places the slots}}
+    kgpu.async_copy %pp slot %slot {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 4096 : i64} : tensor<32x64x!tt.ptr<f16>, #blocked>
+    kgpu.async_commit_group
+    kgpu.async_wait 0
+    tt.return
+  }
+}
