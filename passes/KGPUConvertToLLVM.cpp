@@ -2347,7 +2347,9 @@ int64_t registerAStepsInFlight(int64_t blocks) {
 }
 
 /// Whether `acc` is a constant 0 (a splat of +0.0 or -0.0), which a wgmma
-/// need not read.
+/// need not read. (With scale-d 0 an element whose products sum to -0.0
+/// stays -0.0, where +0.0 + -0.0 gave +0.0; Triton's zero accumulators
+/// take scale-d 0 the same way.)
 bool isZeroAccumulator(Value acc) {
   return matchPattern(acc, m_AnyZeroFloat());
 }
@@ -2373,7 +2375,7 @@ bool isZeroAccumulator(Value acc) {
 /// (9.7.15.5.1, register fragments for A), as accLayoutAPair packs them. With
 /// the layout's warps along N too, each wgmma is m64n(N / warps along N),
 /// on the warpgroup's part of B at `bStart`. With `zeroAcc` (the accumulator
-/// is a constant 0), the first K step's wgmma has scale-d 0 (D = A x B,
+/// is a constant 0), the first K step's wgmmas have scale-d 0 (D = A x B,
 /// 9.7.15.5.2) and `accIn` is not read: no register is zeroed for it. Begins
 /// with wgmma.fence; the caller commits the group and waits for it. With A
 /// in registers, every registerAStepsInFlight(blocks) K steps but the last
@@ -4360,8 +4362,8 @@ struct KGPUConvertToLLVM
         }
       }
       if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op);
-          copy && !slotRegions.contains(
-                      {int64_t(copy.getOffset()), int64_t(copy.getSlotBytes())})) {
+          copy && !slotRegions.contains({int64_t(copy.getOffset()),
+                                         int64_t(copy.getSlotBytes())})) {
         op->emitError() << "async copy to shared memory at offset "
                         << copy.getOffset() << " (slot bytes "
                         << copy.getSlotBytes()
