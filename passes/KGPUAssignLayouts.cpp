@@ -735,6 +735,17 @@ struct KGPUAssignLayouts
       fn.setFunctionType(FunctionType::get(
           ctx, fn.getBody().front().getArgumentTypes(), results));
     }
+    // The dots whose accumulator took their own split-N wgmma layout (a dot
+    // whose group took another dot's layout is not marked, and is
+    // multiplied with mma.sync).
+    for (tt::DotOp dot : dots) {
+      MmaChoice choice = mmaChoiceFor(dot);
+      if (choice.wgmmaSplitN &&
+          dot.getType().getEncoding() == choice.layout)
+        dot->setAttr(kWgmmaSplitNAttr, UnitAttr::get(ctx));
+      else
+        dot->removeAttr(kWgmmaSplitNAttr);
+    }
     fn.walk([&](arith::ConstantOp cst) {
       if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
         if (dense.getType() != cst.getType())
@@ -767,15 +778,25 @@ struct KGPUAssignLayouts
     return success();
   }
 
+  /// A tt.dot's tensor-core accumulator layout (null where it has none) and
+  /// whether that layout is the wgmma one with the warpgroups splitting N.
+  struct MmaChoice {
+    Attribute layout;
+    bool wgmmaSplitN = false;
+  };
+
+  /// mmaChoiceFor's layout.
+  Attribute mmaLayoutFor(tt::DotOp dot) { return mmaChoiceFor(dot).layout; }
+
   /// #kgpu.mma<{version = 2}> for a tt.dot that mma.sync can compute, null
   /// otherwise: m16n8k16 for f16 or bf16 operands (K % 16 == 0), m16n8k8
   /// .tf32 for f32 operands with inputPrecision tf32 or tf32x3 (K % 8 ==
   /// 0, f32 accumulator); M % 16 == 0, N % 8 == 0, 32-lane warps. Warps are
   /// doubled along the dimension with more instruction tiles left per warp
   /// (M first on a tie); warps beyond the tiles replicate along M.
-  Attribute mmaLayoutFor(tt::DotOp dot) {
+  MmaChoice mmaChoiceFor(tt::DotOp dot) {
     if (mmaVersion == 4)
-      return mfmaLayoutFor(dot);
+      return {mfmaLayoutFor(dot)};
     if ((mmaVersion != 2 && mmaVersion != 3) || threadsPerWarp != 32 ||
         !mmaSyncComputes(dot))
       return {};
@@ -799,8 +820,9 @@ struct KGPUAssignLayouts
     // warpgroup's half, so the 8 copies of a shared-memory phase write two
     // halves 1024 bytes apart, 2-way bank conflicts), and stays on mma.sync.
     // Only on 8 warps (measured there; helper-47's 32-warp split ran out
-    // of registers in ptxas), and only where its slots fit. The dot is
-    // marked (kWgmmaSplitNAttr) for kgpu-pipeline-dot-loops.
+    // of registers in ptxas), and only where its slots fit. assign marks
+    // the dot (kWgmmaSplitNAttr) for kgpu-pipeline-dot-loops where its
+    // accumulator takes that layout.
     unsigned warpsN = 0;
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps))
       warpsN = 1;
@@ -813,16 +835,14 @@ struct KGPUAssignLayouts
       if ((!partial && !tf32 && warpsN == 1) ||
           ((!partial || numStages >= 3) && (!tf32 || bKMajor) &&
            wgmmaSlotsFit(dot, bKMajor))) {
-        if (warpsN > 1)
-          dot->setAttr(kWgmmaSplitNAttr, UnitAttr::get(dot.getContext()));
-        return kgpu::MmaEncodingAttr::get(dot.getContext(), 2,
-                                          {unsigned(numWarps) / warpsN, warpsN},
-                                          {16, 8});
+        return {kgpu::MmaEncodingAttr::get(
+                    dot.getContext(), 2,
+                    {unsigned(numWarps) / warpsN, warpsN}, {16, 8}),
+                warpsN > 1};
       }
     }
-    dot->removeAttr(kWgmmaSplitNAttr);
     auto [wm, wn] = splitWarps(M / 16, N / 8);
-    return kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8});
+    return {kgpu::MmaEncodingAttr::get(dot.getContext(), 2, {wm, wn}, {16, 8})};
   }
 
   /// With chain-dots (the default): chained dots (attention: P = f(Q K^T)
