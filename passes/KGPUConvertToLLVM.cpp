@@ -4428,15 +4428,16 @@ struct KGPUConvertToLLVM
         auto acc = dyn_cast<kgpu::MmaEncodingAttr>(
             cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
         if (dot.getWgmma() && acc && acc.getWarpsPerCTA()[1] > 1) {
-          int64_t n = cast<RankedTensorType>(dot.getBType()).getDimSize(1);
           unsigned wm = acc.getWarpsPerCTA()[0], wn = acc.getWarpsPerCTA()[1];
-          if (wm % 4 || bitWidth(ea) != 16 || n % (64 * int64_t(wn)) ||
-              n / wn > 256 || aT.getDimSize(0) % (16 * int64_t(wm))) {
+          if (!wgmmaComputesShape(
+                  ea, aT.getDimSize(0),
+                  cast<RankedTensorType>(dot.getBType()).getDimSize(1),
+                  aT.getDimSize(1), wm, wn)) {
             op->emitError()
                 << "local_dot with wgmma and " << wn
                 << " warps along N needs 16-bit slots, warps along M a "
-                   "multiple of 4, M a multiple of 16 x those and N a "
-                   "multiple of 64 x "
+                   "multiple of 4, M a multiple of 16 x those, K of 16 and "
+                   "N of 64 x "
                 << wn << " (at most 256 each), got " << aT << " x "
                 << dot.getBType();
             return WalkResult::interrupt();

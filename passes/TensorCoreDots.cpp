@@ -41,17 +41,23 @@ bool mmaSyncComputes(tt::DotOp dot) {
 
 bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN) {
   std::optional<DotShape> s = dotShape(dot);
-  bool tf32 = s && s->elem.isF32() &&
-              dot.getInputPrecision() == tt::InputPrecision::TF32;
-  if (!s || !(isHalf(s->elem) || tf32) ||
-      !dot.getType().getElementType().isF32() || warps % 4 != 0 ||
-      s->M % (16 * int64_t(warps)) != 0 || s->K % (tf32 ? 32 : 16) != 0)
+  if (!s || !dot.getType().getElementType().isF32() ||
+      (s->elem.isF32() &&
+       dot.getInputPrecision() != tt::InputPrecision::TF32))
+    return false;
+  return wgmmaComputesShape(s->elem, s->M, s->N, s->K, warps, warpsN);
+}
+
+bool wgmmaComputesShape(mlir::Type elem, int64_t M, int64_t N, int64_t K,
+                        unsigned warps, unsigned warpsN) {
+  bool tf32 = elem.isF32();
+  if (!(isHalf(elem) || tf32) || warps % 4 != 0 ||
+      M % (16 * int64_t(warps)) != 0 || K % (tf32 ? 32 : 16) != 0)
     return false;
   if (warpsN == 1)
-    return s->N % 16 == 0 && s->N <= 256;
+    return N % 16 == 0 && N <= 256;
   // Each warpgroup's N / warpsN columns whole 128-byte column blocks.
-  return !tf32 && s->N % (64 * int64_t(warpsN)) == 0 &&
-         s->N / warpsN <= 256;
+  return !tf32 && N % (64 * int64_t(warpsN)) == 0 && N / warpsN <= 256;
 }
 
 bool wgmmaPartialRows(tt::DotOp dot) {

@@ -42,6 +42,12 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// which kgpu.async_copy's `interleave` stores contiguously.
 bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN = 1);
 
+/// wgmmaComputes' conditions on an M x N x K product of `elem` operands (f32:
+/// the tf32 form) with an f32 accumulator, for callers that have the shape
+/// without a tt.dot (kgpu.local_dot).
+bool wgmmaComputesShape(mlir::Type elem, int64_t M, int64_t N, int64_t K,
+                        unsigned warps, unsigned warpsN = 1);
+
 /// Whether the K rows of a 2-D `dot` fill only part of a 128-byte swizzle
 /// row (a 16-bit K of 32): wgmma computes such dots in fewer K steps per
 /// tile, and kiln takes them to wgmma only where that measured faster

@@ -115,7 +115,7 @@ module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @split_n_narrow(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot with wgmma and 2 warps along N needs 16-bit slots, warps along M a multiple of 4, M a multiple of 16 x those and N a multiple of 64 x 2 (at most 256 each)}}
+    // expected-error @+1 {{local_dot with wgmma and 2 warps along N needs 16-bit slots, warps along M a multiple of 4, M a multiple of 16 x those, K of 16 and N of 64 x 2 (at most 256 each)}}
     %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x64xf16, #blocked>, bOffset = 24576 : i64, bSlotBytes = 8192 : i64, bType = tensor<64x64xf16, #blocked>, numSlots = 3 : i32, wgmma} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #mma>
