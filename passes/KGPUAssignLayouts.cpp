@@ -736,8 +736,9 @@ struct KGPUAssignLayouts
           ctx, fn.getBody().front().getArgumentTypes(), results));
     }
     // The dots whose accumulator took their own split-N wgmma layout (a dot
-    // whose group took another dot's layout is not marked, and is
-    // multiplied with mma.sync).
+    // whose group took another dot's layout is not marked: where that
+    // layout has warps along N, kgpu-pipeline-dot-loops keeps it on
+    // mma.sync).
     for (tt::DotOp dot : dots) {
       MmaChoice choice = mmaChoiceFor(dot);
       if (choice.wgmmaSplitN &&
