@@ -2346,6 +2346,21 @@ int64_t registerAStepsInFlight(int64_t blocks) {
   return std::max<int64_t>(1, 32 / (4 * blocks));
 }
 
+/// Whether a wgmma multiply with A in registers (`aElems` 16-bit elements
+/// of A and `accRegs` accumulator registers per thread) packs all of A
+/// before its fence and issues one 64-row block's K steps after the other
+/// with no waits between them, instead of packing each A fragment next to
+/// its wgmma with K steps outermost: where the two operands in registers
+/// take every register a thread has (attention's O and P = f(S) for head
+/// dims of 96 or 128 over 128 keys on 4 warps: 128 + 128). ptxas spilled
+/// 6-14 KB there the other way. On the H200 (docs/BENCHMARKS.md,
+/// sixteenth session): 127.4 -> 75.1 us (Triton 71.9), 125.0 -> 61.1
+/// (71.4), 61.4 -> 30.0 (20.7); with O of 128 and 32 keys (160) it ran
+/// 3% slower and with flex attention's 64 + 128, 10% slower.
+bool packRegisterAFirst(int64_t accRegs, int64_t aElems) {
+  return accRegs + aElems >= 256;
+}
+
 /// Whether `acc` is a constant 0 (a splat of +0.0 or -0.0), which a wgmma
 /// need not read. (With scale-d 0 an element whose products sum to -0.0
 /// stays -0.0, where +0.0 + -0.0 gave +0.0; Triton's zero accumulators
@@ -2479,17 +2494,46 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
     regAsm = registerAAsm(/*scaled=*/true);
     regAsmFirst = registerAAsm(/*scaled=*/!zeroAcc);
   }
+  // A in registers: the four .b32 registers of (block, K step), packed
+  // next to its wgmma, or all before the fence (packFirst).
+  bool packFirst =
+      !aRegs.empty() && packRegisterAFirst(accIn.size(), aRegs.size());
+  auto packA = [&](int64_t blk, int64_t k0) {
+    SmallVector<Value, 4> regs;
+    int64_t kk = k0 / 16;
+    for (auto [n, i] : {std::pair<int64_t, int64_t>{2 * kk, 0},
+                        {2 * kk, 2},
+                        {2 * kk + 1, 0},
+                        {2 * kk + 1, 2}})
+      regs.push_back(accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
+    return regs;
+  };
+  DenseMap<std::pair<int64_t, int64_t>, SmallVector<Value, 4>> packed;
+  if (packFirst)
+    for (int64_t blk = 0; blk < blocks; ++blk)
+      for (int64_t k0 = 0; k0 < K; k0 += kStep)
+        packed[{blk, k0}] = packA(blk, k0);
+  // The (K step, block) order: K steps outermost, or with packFirst each
+  // block's K steps in turn.
+  SmallVector<std::pair<int64_t, int64_t>> order;
+  for (int64_t k0 = 0; k0 < K; k0 += kStep)
+    for (int64_t blk = 0; blk < blocks; ++blk)
+      order.push_back({k0, blk});
+  if (packFirst)
+    llvm::stable_sort(order,
+                      [](auto x, auto y) { return x.second < y.second; });
   int64_t stepsPerGroup = registerAStepsInFlight(blocks);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-    // With A in registers, the groups issued so far are done before the
-    // next registerAStepsInFlight K steps start.
-    if (!aRegs.empty() && k0 > 0 && (k0 / kStep) % stepsPerGroup == 0) {
+  for (auto [k0, blk] : order) {
+    // With A in registers packed next to each wgmma, the groups issued so
+    // far are done before the next registerAStepsInFlight K steps start.
+    if (!aRegs.empty() && !packFirst && blk == 0 && k0 > 0 &&
+        (k0 / kStep) % stepsPerGroup == 0) {
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     }
     bool first = k0 == 0 && zeroAcc;
-    for (int64_t blk = 0; blk < blocks; ++blk) {
+    {
       Value &accVal = accVals[blk];
       int64_t kb = k0 * bytes; // byte offset of the K step in a row
       // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
@@ -2504,16 +2548,8 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
         SmallVector<Value> operands;
         if (!first)
           operands = unpack(rewriter, loc, accVal);
-        // Packed next to its wgmma: packing every A register before the
-        // fence instead spares ptxas a fence per wgmma (C7519) but spilled
-        // more and ran slower (flex attention 45.5 against 41.5 us).
-        int64_t kk = k0 / 16;
-        for (auto [n, i] : {std::pair<int64_t, int64_t>{2 * kk, 0},
-                            {2 * kk, 2},
-                            {2 * kk + 1, 0},
-                            {2 * kk + 1, 2}})
-          operands.push_back(
-              accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
+        llvm::append_range(operands,
+                           packFirst ? packed[{blk, k0}] : packA(blk, k0));
         operands.push_back(descB());
         auto &[text, constraints] = first ? regAsmFirst : regAsm;
         accVal = LLVM::InlineAsmOp::create(
