@@ -2533,65 +2533,63 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     }
     bool first = k0 == 0 && zeroAcc;
-    {
-      Value &accVal = accVals[blk];
-      int64_t kb = k0 * bytes; // byte offset of the K step in a row
-      // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
-      // K groups 1024 * ceil(N / 64) apart (stride offset). B K-major (stored N
-      // rows of K, like A): 8-row N groups 1024 bytes apart.
-      auto descB = [&] {
-        return offsetDescriptor(descB0, bKMajor
-                                            ? (kb / 128) * N * 128 + kb % 128
-                                            : (k0 / 8) * bGroupBytes);
-      };
-      if (!aRegs.empty()) {
-        SmallVector<Value> operands;
-        if (!first)
-          operands = unpack(rewriter, loc, accVal);
-        llvm::append_range(operands,
-                           packFirst ? packed[{blk, k0}] : packA(blk, k0));
-        operands.push_back(descB());
-        auto &[text, constraints] = first ? regAsmFirst : regAsm;
-        accVal = LLVM::InlineAsmOp::create(
-                     rewriter, loc, accStruct, operands, text,
-                     constraints, /*has_side_effects=*/true,
-                     /*is_align_stack=*/false,
-                     LLVM::tailcallkind::TailCallKind::None,
-                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-                     ArrayAttr())
-                     .getResult(0);
-        continue;
-      }
-      // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
-      // per row in the 8-row atoms. M-major A (stored K rows of M, like an
-      // N-major B): 64-row column blocks 1024 bytes apart, 8-row K groups
-      // 1024 * M / 64 apart.
-      Value descA = offsetDescriptor(
-          descA0, aMMajor ? (k0 / 8) * 1024 * (M / 64) +
-                                blk * (blockRows / 64) * 1024
-                          : (kb / 128) * M * 128 + kb % 128 +
-                                blk * blockRows * 128);
-      // scale-d 0: the accumulators passed in are not read (poison, so
-      // that nothing is computed or copied into them).
-      accVal = NVVM::WgmmaMmaAsyncOp::create(
-          rewriter, loc, accStruct,
-          first ? LLVM::PoisonOp::create(rewriter, loc, accStruct).getResult()
-                : accVal,
-          descA, descB(),
-          NVVM::MMAShapeAttr::get(ctx, 64, nInstr, kStep), elemTy, elemTy,
-          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, first ? NVVM::WGMMAScaleOut::zero
-                                                  : NVVM::WGMMAScaleOut::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-          // imm-trans-a: 0 for K-major A (row), 1 for M-major (col).
-          NVVM::MMALayoutAttr::get(ctx, aMMajor ? NVVM::MMALayout::col
-                                                : NVVM::MMALayout::row),
-          // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
-          NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
-                                                : NVVM::MMALayout::row),
-          NVVM::MMAIntOverflowAttr());
+    Value &accVal = accVals[blk];
+    int64_t kb = k0 * bytes; // byte offset of the K step in a row
+    // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
+    // K groups 1024 * ceil(N / 64) apart (stride offset). B K-major (stored N
+    // rows of K, like A): 8-row N groups 1024 bytes apart.
+    auto descB = [&] {
+      return offsetDescriptor(descB0, bKMajor
+                                          ? (kb / 128) * N * 128 + kb % 128
+                                          : (k0 / 8) * bGroupBytes);
+    };
+    if (!aRegs.empty()) {
+      SmallVector<Value> operands;
+      if (!first)
+        operands = unpack(rewriter, loc, accVal);
+      llvm::append_range(operands,
+                         packFirst ? packed[{blk, k0}] : packA(blk, k0));
+      operands.push_back(descB());
+      auto &[text, constraints] = first ? regAsmFirst : regAsm;
+      accVal = LLVM::InlineAsmOp::create(
+                   rewriter, loc, accStruct, operands, text,
+                   constraints, /*has_side_effects=*/true,
+                   /*is_align_stack=*/false,
+                   LLVM::tailcallkind::TailCallKind::None,
+                   LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                   ArrayAttr())
+                   .getResult(0);
+      continue;
     }
+    // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
+    // per row in the 8-row atoms. M-major A (stored K rows of M, like an
+    // N-major B): 64-row column blocks 1024 bytes apart, 8-row K groups
+    // 1024 * M / 64 apart.
+    Value descA = offsetDescriptor(
+        descA0, aMMajor ? (k0 / 8) * 1024 * (M / 64) +
+                              blk * (blockRows / 64) * 1024
+                        : (kb / 128) * M * 128 + kb % 128 +
+                              blk * blockRows * 128);
+    // scale-d 0: the accumulators passed in are not read (poison, so
+    // that nothing is computed or copied into them).
+    accVal = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, accStruct,
+        first ? LLVM::PoisonOp::create(rewriter, loc, accStruct).getResult()
+              : accVal,
+        descA, descB(),
+        NVVM::MMAShapeAttr::get(ctx, 64, nInstr, kStep), elemTy, elemTy,
+        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(ctx, first ? NVVM::WGMMAScaleOut::zero
+                                                : NVVM::WGMMAScaleOut::one),
+        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+        // imm-trans-a: 0 for K-major A (row), 1 for M-major (col).
+        NVVM::MMALayoutAttr::get(ctx, aMMajor ? NVVM::MMALayout::col
+                                              : NVVM::MMALayout::row),
+        // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
+        NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
+                                              : NVVM::MMALayout::row),
+        NVVM::MMAIntOverflowAttr());
   }
   SmallVector<Value> out;
   for (Value v : accVals)
