@@ -2508,23 +2508,23 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       regs.push_back(accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
     return regs;
   };
-  DenseMap<std::pair<int64_t, int64_t>, SmallVector<Value, 4>> packed;
+  // The wgmmas in turn: K steps outermost, or with packFirst each block's
+  // K steps in turn (and A packed, in that order, before the fence).
+  int64_t steps = K / kStep;
+  auto stepAndBlock = [&](int64_t i) {
+    return packFirst ? std::make_pair(i % steps * kStep, i / steps)
+                     : std::make_pair(i / blocks * kStep, i % blocks);
+  };
+  SmallVector<SmallVector<Value, 4>> packed;
   if (packFirst)
-    for (int64_t blk = 0; blk < blocks; ++blk)
-      for (int64_t k0 = 0; k0 < K; k0 += kStep)
-        packed[{blk, k0}] = packA(blk, k0);
-  // The (K step, block) order: K steps outermost, or with packFirst each
-  // block's K steps in turn.
-  SmallVector<std::pair<int64_t, int64_t>> order;
-  for (int64_t k0 = 0; k0 < K; k0 += kStep)
-    for (int64_t blk = 0; blk < blocks; ++blk)
-      order.push_back({k0, blk});
-  if (packFirst)
-    llvm::stable_sort(order,
-                      [](auto x, auto y) { return x.second < y.second; });
+    for (int64_t i = 0; i < steps * blocks; ++i) {
+      auto [k0, blk] = stepAndBlock(i);
+      packed.push_back(packA(blk, k0));
+    }
   int64_t stepsPerGroup = registerAStepsInFlight(blocks);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  for (auto [k0, blk] : order) {
+  for (int64_t i = 0; i < steps * blocks; ++i) {
+    auto [k0, blk] = stepAndBlock(i);
     // With A in registers packed next to each wgmma, the groups issued so
     // far are done before the next registerAStepsInFlight K steps start.
     if (!aRegs.empty() && !packFirst && blk == 0 && k0 > 0 &&
@@ -2547,8 +2547,7 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       SmallVector<Value> operands;
       if (!first)
         operands = unpack(rewriter, loc, accVal);
-      llvm::append_range(operands,
-                         packFirst ? packed[{blk, k0}] : packA(blk, k0));
+      llvm::append_range(operands, packFirst ? packed[i] : packA(blk, k0));
       operands.push_back(descB());
       auto &[text, constraints] = first ? regAsmFirst : regAsm;
       accVal = LLVM::InlineAsmOp::create(
@@ -4375,36 +4374,36 @@ struct KGPUConvertToLLVM
           return WalkResult::interrupt();
         }
       }
-      // An interleaved copy (B's N in parts, one per wgmma warpgroup)
-      // stores whole 8-element groups of a swizzled arrangement's N (its
-      // rows with swizzle 1, its columns with swizzle 2); a copy run (at
-      // most 16 bytes) must stay within one group: 16-bit or wider.
-      if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op);
-          copy && copy.getInterleave() > 1) {
+      if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
+        // An interleaved copy (B's N in parts, one per wgmma warpgroup)
+        // stores whole 8-element groups of a swizzled arrangement's N (its
+        // rows with swizzle 1, its columns with swizzle 2); a copy run (at
+        // most 16 bytes) must stay within one group: 16-bit or wider.
         auto t = cast<RankedTensorType>(copy.getPtr().getType());
         int64_t parts = copy.getInterleave();
         int64_t n = t.getDimSize(
             (copy.getSwizzle() == 1) == bool(copy.getTranspose()) ? 1 : 0);
         int64_t bits =
             bitWidth(cast<tt::PointerType>(t.getElementType()).getPointeeType());
-        if (copy.getSwizzle() == 0 || n % (8 * parts) != 0 || bits < 16) {
+        if (parts > 1 &&
+            (copy.getSwizzle() == 0 || n % (8 * parts) != 0 || bits < 16)) {
           op->emitError() << "async copy interleave " << parts
                           << " needs a swizzled arrangement whose N (" << n
                           << ") is a multiple of 8 x " << parts
                           << ", of elements of 16 bits or more";
           return WalkResult::interrupt();
         }
-      }
-      if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op);
-          copy && !slotRegions.contains({int64_t(copy.getOffset()),
-                                         int64_t(copy.getSlotBytes())})) {
-        op->emitError() << "async copy to shared memory at offset "
-                        << copy.getOffset() << " (slot bytes "
-                        << copy.getSlotBytes()
-                        << ") fills no slots a kgpu.local_dot reads (its A "
-                           "or B offset and slot bytes): the local_dot "
-                           "reading them sizes and places the slots";
-        return WalkResult::interrupt();
+        // Its slots: the kgpu.local_dot reading them sizes and places them.
+        if (!slotRegions.contains({int64_t(copy.getOffset()),
+                                   int64_t(copy.getSlotBytes())})) {
+          op->emitError() << "async copy to shared memory at offset "
+                          << copy.getOffset() << " (slot bytes "
+                          << copy.getSlotBytes()
+                          << ") fills no slots a kgpu.local_dot reads (its A "
+                             "or B offset and slot bytes): the local_dot "
+                             "reading them sizes and places the slots";
+          return WalkResult::interrupt();
+        }
       }
       if (auto dot = dyn_cast<kgpu::LocalDotOp>(op)) {
         auto aT = cast<RankedTensorType>(dot.getAType());
