@@ -48,8 +48,8 @@ def run_file(a, ttir, builds):
     for bname, bdir in builds:
         meta_path = os.path.join(bdir, name, "metadata.json")
         if os.path.exists(meta_path):
-            sig = json.load(open(meta_path))["signature"]
-            kernel_name = json.load(open(meta_path))["kernel"]
+            meta = json.load(open(meta_path))
+            sig, kernel_name = meta["signature"], meta["kernel"]
             break
     if sig is None:
         row["error"] = "no build has an artifact"
