@@ -2346,21 +2346,6 @@ int64_t registerAStepsInFlight(int64_t blocks) {
   return std::max<int64_t>(1, 32 / (4 * blocks));
 }
 
-/// Whether a wgmma multiply with A in registers (`aElems` 16-bit elements
-/// of A and `accRegs` accumulator registers per thread) packs all of A
-/// before its fence and issues one 64-row block's K steps after the other
-/// with no waits between them, instead of packing each A fragment next to
-/// its wgmma with K steps outermost: where the two operands in registers
-/// take every register a thread has (attention's O and P = f(S) for head
-/// dims of 96 or 128 over 128 keys on 4 warps: 128 + 128). ptxas spilled
-/// 6-14 KB there the other way. On the H200 (docs/BENCHMARKS.md,
-/// sixteenth session): 127.4 -> 75.1 us (Triton 71.9), 125.0 -> 61.1
-/// (71.4), 61.4 -> 30.0 (20.7); with O of 128 and 32 keys (160) it ran
-/// 3% slower and with flex attention's 64 + 128, 10% slower.
-bool packRegisterAFirst(int64_t accRegs, int64_t aElems) {
-  return accRegs + aElems >= 256;
-}
-
 /// Whether `acc` is a constant 0 (a splat of +0.0 or -0.0), which a wgmma
 /// need not read. (With scale-d 0 an element whose products sum to -0.0
 /// stays -0.0, where +0.0 + -0.0 gave +0.0; Triton's zero accumulators
@@ -2394,14 +2379,17 @@ bool isZeroAccumulator(Value acc) {
 /// 9.7.15.5.2) and `accIn` is not read: no register is zeroed for it. Begins
 /// with wgmma.fence; the caller commits the group and waits for it. With A
 /// in registers, every registerAStepsInFlight(blocks) K steps but the last
-/// are committed and waited for on the way (see there).
+/// are committed and waited for on the way (see there). The wgmmas go K
+/// step by K step over the 64-row blocks, or block by block with
+/// `blockMajor` (kWgmmaBlockMajorAttr) or packRegisterAFirst.
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
                                      ArrayRef<Value> accIn, Value aStart,
                                      ArrayRef<Value> aRegs, Value bStart,
                                      bool bKMajor, bool aMMajor = false,
-                                     bool zeroAcc = false) {
+                                     bool zeroAcc = false,
+                                     bool blockMajor = false) {
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   // The columns one wgmma computes: all of N, or with warps along N too the
@@ -2508,12 +2496,14 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       regs.push_back(accLayoutAPair(rewriter, loc, aRegs, K, blk, n, i));
     return regs;
   };
-  // The wgmmas in turn: K steps outermost, or with packFirst each block's
-  // K steps in turn (and A packed, in that order, before the fence).
+  // The wgmmas in turn: K steps outermost, or with packFirst or
+  // blockMajor each block's K steps in turn (and with packFirst A packed,
+  // in that order, before the fence).
   int64_t steps = K / kStep;
+  bool byBlock = packFirst || blockMajor;
   auto stepAndBlock = [&](int64_t i) {
-    return packFirst ? std::make_pair(i % steps * kStep, i / steps)
-                     : std::make_pair(i / blocks * kStep, i % blocks);
+    return byBlock ? std::make_pair(i % steps * kStep, i / steps)
+                   : std::make_pair(i / blocks * kStep, i % blocks);
   };
   SmallVector<SmallVector<Value, 4>> packed;
   if (packFirst)
@@ -3583,7 +3573,8 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     SmallVector<Value> out = emitWgmmaMultiply(
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
         cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
-        op.getBKMajor(), op.getAMMajor(), isZeroAccumulator(op.getAcc()));
+        op.getBKMajor(), op.getAMMajor(), isZeroAccumulator(op.getAcc()),
+        op->hasAttr(kWgmmaBlockMajorAttr));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);

@@ -735,6 +735,81 @@ struct KGPUPipelineDotLoops
     }
   }
 
+  /// The yield operand of `loop` that the last dot of `plan` gives, where
+  /// that multiply may stay in flight across the back edge, retired by the
+  /// wait of the next iteration's first dot: two dots, the last with A in
+  /// registers and short of registers (packRegisterAFirst: attention's P @
+  /// V with a 128-register O), its result only yielded, and the carried
+  /// accumulator read only after the first dot. Hand edits of such a
+  /// loop's PTX (docs/BENCHMARKS.md, sixteenth session, call 10: head dim
+  /// 96, 128 x 128 tiles on 4 warps) ran 30.2 -> 20.7 us (Triton 21.0);
+  /// on flex attention (64 + 128 registers) the deferred wait made ptxas
+  /// serialize its wgmma (C7511), so other loops wait as before. Only over
+  /// 3 or more slots: the copies then run after P @ V, and over 2 slots
+  /// the next iteration would wait for them right away.
+  std::optional<unsigned> deferredAccumulator(scf::ForOp loop,
+                                              const SlotLoopPlan &plan) {
+    if (plan.slots < 3 || plan.dots.size() != 2 || plan.dots.back().aLoad)
+      return std::nullopt;
+    tt::DotOp first = plan.dots.front().dot, last = plan.dots.back().dot;
+    Operation *yield = loop.getBody()->getTerminator();
+    if (!last.getD().hasOneUse() || *last.getD().user_begin() != yield)
+      return std::nullopt;
+    unsigned idx = last.getD().use_begin()->getOperandNumber();
+    auto accType = cast<RankedTensorType>(last.getType());
+    auto aType = cast<RankedTensorType>(last.getA().getType());
+    int64_t accRegs =
+        kgpu::getNumElemsPerThread(accType.getEncoding(), accType.getShape());
+    int64_t aElems =
+        kgpu::getNumElemsPerThread(accType.getEncoding(), aType.getShape());
+    if (!packRegisterAFirst(accRegs, aElems))
+      return std::nullopt;
+    Block *body = loop.getBody();
+    for (Operation *user : loop.getRegionIterArgs()[idx].getUsers()) {
+      Operation *op = body->findAncestorOpInBlock(*user);
+      if (!op || op == first || !first->isBeforeInBlock(op) ||
+          llvm::is_contained(plan.moved, op))
+        return std::nullopt;
+    }
+    return idx;
+  }
+
+  /// Runs `loop`, whose result `idx` is a wgmma accumulator still in flight
+  /// (deferredAccumulator), inside `if (lb < ub)` and retires it there, as
+  /// K loops on wgmma do: ptxas serializes wgmma (C7514) where a wait that
+  /// retires groups in flight sits where a path without wgmma merges in.
+  /// The accumulator the loop starts from is fenced, so that both paths
+  /// leave it in the same registers. Returns the scf.if.
+  Operation *guardDeferredLoop(scf::ForOp loop, unsigned idx) {
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    Value init = loop.getInitArgs()[idx];
+    Value fenced = kgpu::WgmmaFenceOp::create(b, loc, TypeRange{init.getType()},
+                                              ValueRange{init})
+                       .getResult(0);
+    loop.getInitArgsMutable()[idx].set(fenced);
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                      loop.getLowerBound(),
+                                      loop.getUpperBound());
+    auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), any,
+                                   /*withElseRegion=*/true);
+    for (auto [result, replacement] :
+         llvm::zip(loop.getResults(), guard.getResults()))
+      result.replaceAllUsesWith(replacement);
+    b.setInsertionPointToStart(&guard.getElseRegion().front());
+    scf::YieldOp::create(b, loc, loop.getInitArgs());
+    Block &then = guard.getThenRegion().front();
+    loop->moveBefore(&then, then.end());
+    b.setInsertionPointAfter(loop);
+    SmallVector<Value> results(loop.getResults());
+    results[idx] = kgpu::WgmmaWaitOp::create(b, loc,
+                                             TypeRange{results[idx].getType()},
+                                             0, ValueRange{results[idx]})
+                       .getResult(0);
+    scf::YieldOp::create(b, loc, results);
+    return guard;
+  }
+
   /// matchSlotLoop's loop, with D dots and S slots, becomes:
   ///   async_wait 0; async_copy each A once (slot bytes 0); commit
   ///   B tiles of iterations 0 .. S-2 into slots 0 .. S-2, one group per
@@ -752,8 +827,16 @@ struct KGPUPipelineDotLoops
   /// Each iteration waits for its own wgmma groups, so the slot its copies
   /// refill was last read by groups the previous iteration retired; the
   /// barrier of the first async_wait orders every warp's reads before
-  /// those copies.
+  /// those copies. Where deferredAccumulator finds the last dot (P @ V)
+  /// short of registers, its group stays in flight: it is yielded
+  /// unwaited, the first dot's wait_group 0 of the next iteration retires
+  /// it too (the carried accumulator is read through that wait), the
+  /// copies move after it (past the barrier of the wait before dot 1,
+  /// which every warpgroup reaches after its first wait), the waits before
+  /// later dots count S - 1 iterations' groups, and the loop runs guarded
+  /// (guardDeferredLoop).
   void rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
+    std::optional<unsigned> deferred = deferredAccumulator(loop, plan);
     Location loc = loop.getLoc();
     MLIRContext *ctx = loop.getContext();
     IRRewriter rewriter(ctx);
@@ -838,7 +921,10 @@ struct KGPUPipelineDotLoops
     }
     b.setInsertionPoint(body, top);
     kgpu::AsyncWaitOp::create(b, loc, (S - 1) * D - 1);
-    {
+    // The next tiles' copies: here, or with the last multiply in flight
+    // (`deferred`) after it, since the slot they refill is the one it read
+    // in the iteration before, retired only by this iteration's first wait.
+    auto copyAhead = [&] {
       IRMapping map;
       Value iv = newLoop.getInductionVar();
       map.map(iv, ahead(b, iv, S - 1));
@@ -857,12 +943,19 @@ struct KGPUPipelineDotLoops
       }
       copySlotTiles(b, loc, plan, map,
                     iterationExists(b, loc, iv, S - 1, step, ub), write);
-    }
+    };
+    if (!deferred)
+      copyAhead();
+    Value carriedAcc = deferred ? newLoop.getRegionIterArgs()[*deferred]
+                                : Value();
     for (auto [j, sd] : llvm::enumerate(plan.dots)) {
       tt::DotOp dot = sd.dot;
       b.setInsertionPoint(dot);
+      // Groups in flight: the next S - 1 iterations' (S with the copies
+      // above); this iteration's j + 1 first must have landed.
       if (j > 0)
-        kgpu::AsyncWaitOp::create(b, loc, S * D - 1 - int64_t(j));
+        kgpu::AsyncWaitOp::create(b, loc,
+                                  (deferred ? S - 1 : S) * D - 1 - int64_t(j));
       bool regs = !sd.aLoad;
       Value a = sd.aToRegs ? aRegs.lookup(dot.getA()) : dot.getA();
       auto localDot = kgpu::LocalDotOp::create(
@@ -875,12 +968,32 @@ struct KGPUPipelineDotLoops
           sd.bKMajor ? b.getUnitAttr() : UnitAttr(), UnitAttr(), UnitAttr());
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
-      Value done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
-                                             TypeRange{dot.getType()}, 0,
-                                             ValueRange{localDot.getResult()})
-                       .getResult(0);
+      if (deferred && j == 0 && sd.aLoad)
+        localDot->setAttr(kWgmmaBlockMajorAttr, b.getUnitAttr());
+      Value done = localDot.getResult();
+      if (!deferred) {
+        done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
+                                         TypeRange{dot.getType()}, 0,
+                                         ValueRange{done})
+                   .getResult(0);
+      } else if (j == 0) {
+        // Also retires the previous iteration's last multiply, whose
+        // accumulator every later op of the body reads through the wait.
+        auto wait = kgpu::WgmmaWaitOp::create(
+            b, dot.getLoc(), TypeRange{dot.getType(), carriedAcc.getType()},
+            0, ValueRange{done, carriedAcc});
+        carriedAcc.replaceAllUsesExcept(wait.getResult(1), wait);
+        done = wait.getResult(0);
+      }
       dot.getD().replaceAllUsesWith(done);
       dot.erase();
+    }
+    if (deferred) {
+      b.setInsertionPoint(yield);
+      copyAhead();
+    }
+    // B's loads (and transposes), read only by the copies' pointers above.
+    for (SlotDot &sd : plan.dots) {
       if (sd.bTrans)
         sd.bTrans.erase();
       sd.bLoad.erase();
@@ -889,7 +1002,10 @@ struct KGPUPipelineDotLoops
     for (Operation *op : llvm::reverse(plan.ptrOps))
       if (op->use_empty())
         op->erase();
-    b.setInsertionPointAfter(newLoop);
+    Operation *last = newLoop;
+    if (deferred)
+      last = guardDeferredLoop(newLoop, *deferred);
+    b.setInsertionPointAfter(last);
     kgpu::AsyncWaitOp::create(b, loc, 0);
     for (SlotDot &sd : plan.dots)
       if (sd.aLoad && sd.aLoad->use_empty())

@@ -86,4 +86,8 @@ bool mfmaComputes(tt::DotOp dot) {
   return s->M % 16 == 0 && s->N % 16 == 0 && s->K % (f32 ? 4 : 16) == 0;
 }
 
+bool packRegisterAFirst(int64_t accRegs, int64_t aElems) {
+  return accRegs + aElems >= 256;
+}
+
 } // namespace kiln

@@ -64,6 +64,21 @@ bool wgmmaPartialRows(tt::DotOp dot);
 /// (kgpu-convert-to-llvm).
 bool wgmmaNarrowTile(tt::DotOp dot);
 
+/// Whether a wgmma multiply with A in registers (`aElems` 16-bit elements
+/// of A and `accRegs` accumulator registers per thread) is short of
+/// registers: the two operands take every register a thread has
+/// (attention's O and P = f(S) for head dims of 96 or 128 over 128 keys on
+/// 4 warps: 128 + 128). kgpu-convert-to-llvm then packs all of A before
+/// the multiply's fence and issues one 64-row block's K steps after the
+/// other with no waits between them, instead of packing each A fragment
+/// next to its wgmma with K steps outermost: ptxas spilled 6-14 KB there
+/// the other way. On the H200 (docs/BENCHMARKS.md, sixteenth session):
+/// 127.4 -> 75.1 us (Triton 71.9), 125.0 -> 61.1 (71.4), 61.4 -> 30.0
+/// (20.7); with O of 128 and 32 keys (160) it ran 3% slower and with flex
+/// attention's 64 + 128, 10% slower. kgpu-pipeline-dot-loops also leaves
+/// such a multiply in flight across its loop's back edge.
+bool packRegisterAFirst(int64_t accRegs, int64_t aElems);
+
 /// Bytes of a wgmma operand tile of `mn` x `k` elements (M x K for A, N x
 /// K for B) of `bytes` bytes in wgmma's 128-byte swizzled arrangement (PTX
 /// ISA 9.7.15.5.1, 128B swizzling mode), stored in rows of K (`kMajor`) or
@@ -97,6 +112,15 @@ constexpr llvm::StringLiteral kOwnSharedMemoryAttr = "kgpu.own_shared_memory";
 /// layouts that happen to have the same warps (splitWarps' choice where
 /// wgmma was declined).
 constexpr llvm::StringLiteral kWgmmaSplitNAttr = "kgpu.wgmma_split_n";
+
+/// On a kgpu.local_dot with `wgmma`: issue one 64-row block's K steps
+/// after the other instead of K steps outermost. kgpu-pipeline-dot-loops
+/// sets it on the first dot of a loop whose last multiply stays in flight
+/// (attention's Q K^T beside an O short of registers): with K steps
+/// outermost ptxas kept both blocks of S live beside O and spilled (head
+/// dim 96, 128 x 128 tiles on 4 warps: 768 against 36 bytes; hand edits,
+/// docs/BENCHMARKS.md, sixteenth session).
+constexpr llvm::StringLiteral kWgmmaBlockMajorAttr = "kgpu.wgmma_block_major";
 
 } // namespace kiln
 

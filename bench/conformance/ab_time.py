@@ -4,7 +4,7 @@ Triton 3.6, interleaved in one process per file (GPU machine).
 
     python3 ab_time.py --runtime-lib LIB --ttir DIR [DIR...] \
         --build NAME=ARTIFACT_DIR [--build NAME=ARTIFACT_DIR ...] \
-        [--rounds 3] [--only K1,K2] [--json out.json]
+        [--rounds 3] [--only K1,K2] [--grid X,Y,Z] [--json out.json]
 
 For each TTIR file, in a fresh process (a kernel that faults cannot take
 the other files down): Triton compiles the file with its JSON's num_warps /
@@ -19,6 +19,11 @@ on all of them alike instead of on whichever ran last.
 Prints one line per file: each build's and Triton's median over the
 rounds in us, and "MISMATCH" / the error for builds that did not match.
 The JSON has every round's figure.
+
+--grid X,Y,Z launches every file on that grid instead of conformance.py's
+(8 x 8 x 1 for most generated kernels): one program (1,1,1) checks kernels
+whose programs write overlapping output rows on the default grid, where
+the last writer decides each row and no two runs need agree.
 """
 import argparse
 import json
@@ -56,7 +61,7 @@ def run_file(a, ttir, builds):
         return row
     config = (cf.reference_config(kernel_name, False) or cf.KERNEL_CONFIGS.get(kernel_name)
               or {"grid": (8, 8, 1), "numel": 1 << 22})
-    grid = config["grid"]
+    grid = tuple(a.grid) if a.grid else config["grid"]
     inputs = cf.make_inputs(sig, config, seed=1234)
     theirs = [v.clone() if cf.torch.is_tensor(v) else v for v in inputs]
     tk[grid](*theirs)
@@ -103,8 +108,12 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--only", default="", help="comma-separated kernel names")
     p.add_argument("--json")
+    p.add_argument("--grid", type=lambda v: [int(x) for x in v.split(",")],
+                   help="X,Y,Z: launch on this grid instead of conformance.py's")
     p.add_argument("--one", help=argparse.SUPPRESS)
     a = p.parse_args()
+    if a.grid and (len(a.grid) != 3 or min(a.grid) < 1):
+        p.error(f"--grid: want three positive sizes X,Y,Z, got {a.grid}")
     builds = []
     for b in a.build:
         if "=" not in b:
@@ -130,6 +139,8 @@ def main():
     for path in files:
         cmd = [sys.executable, os.path.abspath(__file__), "--one", path,
                "--runtime-lib", a.runtime_lib, "--rounds", str(a.rounds), "--ttir", *a.ttir]
+        if a.grid:
+            cmd += ["--grid", ",".join(map(str, a.grid))]
         for b in a.build:
             cmd += ["--build", b]
         name = os.path.basename(path)[:-5]

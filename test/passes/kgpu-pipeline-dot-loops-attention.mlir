@@ -663,9 +663,51 @@ tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // The same with a head dim of 128: O (128 x 128 over 128 threads) and P
 // take 128 registers each. Then every A fragment of P is packed before the
 // fence and one 64-row block's 8 K steps follow the other's, with no wait
-// between them (packRegisterAFirst).
+// between them (packRegisterAFirst), and P @ V stays in flight across the
+// back edge: the first dot's wait also retires it (the carried O is read
+// through that wait), the next tiles' copies follow P @ V (their slot is
+// the one P @ V read an iteration before), V is waited for with the next
+// iteration's two groups in flight (async_wait 2), Q K^T goes block by
+// block, and the loop runs inside `if (lb < ub)` from a fenced O, its last
+// P @ V retired there.
+// CHECK-LABEL: tt.func public @attention_128_rows_hd128
+// CHECK: %[[INIT:.*]] = kgpu.wgmma_fence %{{.*}} : tensor<128x128xf32, #mma>
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[ANY]] -> (tensor<128x128xf32, #mma>, i32) {
+// CHECK-NEXT: scf.for {{.*}} iter_args(%[[O:.*]] = %[[INIT]], %[[SLOT:.*]] = %{{.*}})
+// CHECK-NEXT: kgpu.async_wait 3
+// CHECK-NEXT: %[[S:.*]] = kgpu.local_dot %{{.*}} slot %[[SLOT]] {{.*}}kgpu.wgmma_block_major
+// CHECK-NEXT: %[[W:.*]]:2 = kgpu.wgmma_wait 0 %[[S]], %[[O]]
+// CHECK-NOT: %[[O]]
+// CHECK: kgpu.async_wait 2
+// CHECK-NEXT: %[[PV:.*]] = kgpu.local_dot %[[W]]#1 a %{{.*}} slot %[[SLOT]]
+// CHECK-NOT: kgpu.wgmma_wait
+// CHECK: kgpu.async_copy {{.*}} {offset = 32768 : i64
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: kgpu.async_copy {{.*}} {offset = 131072 : i64
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK-NEXT: scf.yield %[[PV]], %{{.*}} : tensor<128x128xf32, #mma>, i32
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[DONE:.*]] = kgpu.wgmma_wait 0 %{{.*}}#0 : tensor<128x128xf32, #mma>
+// CHECK-NEXT: scf.yield %[[DONE]], %{{.*}} : tensor<128x128xf32, #mma>, i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[INIT]], %{{.*}} : tensor<128x128xf32, #mma>, i32
+// CHECK-NEXT: }
+// CHECK-NEXT: kgpu.async_wait 0
+// Over 2 slots the copies would run right before the next iteration waits
+// for them: P @ V is waited for in its iteration, as before.
+// S2-LABEL: tt.func public @attention_128_rows_hd128
+// S2-NOT: scf.if
+// S2: scf.for
+// S2: kgpu.local_dot %{{.*}} a %
+// S2-NEXT: kgpu.wgmma_wait 0 %{{[^,]*}} : tensor<128x128xf32, #mma>
+// S2: scf.yield
 // LLVM-LABEL: llvm.func @attention_128_rows_hd128
 // LLVM: scf.for
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM: %[[QK0:.*]] = nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[QK0]], <m = 64, n = 128, k = 16>, D[<f32>, <one>]
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM-COUNT-64: llvm.bitcast {{.*}} : vector<2xf16> to i32
 // LLVM: nvvm.wgmma.fence.aligned
@@ -674,8 +716,10 @@ tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // LLVM-COUNT-16: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
 // LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
-// LLVM-NEXT: wgmma.wait_group.sync.aligned 0;
+// LLVM-NOT: wgmma.wait_group
 // LLVM: scf.yield
+// LLVM-NEXT: }
+// LLVM: llvm.inline_asm {{.*}}"wgmma.wait_group.sync.aligned 0;"
 tt.func public @attention_128_rows_hd128(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -717,6 +761,68 @@ tt.func public @attention_128_rows_hd128(%q: !tt.ptr<f16> {tt.divisibility = 16 
     %vp = tt.addptr %vs, %ko : tensor<128x128x!tt.ptr<f16>>, tensor<128x128xi32>
     %vt = tt.load %vp : tensor<128x128x!tt.ptr<f16>>
     %d = tt.dot %p, %vt, %acc : tensor<128x128xf16> * tensor<128x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  %op = tt.addptr %os2, %offs : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %op, %res : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The same loop with O read before Q K^T (scaled at the top): the carried
+// O would be read before the wait that retires P @ V, so P @ V is waited
+// for in its iteration.
+// CHECK-LABEL: tt.func public @attention_128_rows_hd128_o_read_first
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+// CHECK: kgpu.local_dot %{{.*}} a %
+// CHECK-NEXT: kgpu.wgmma_wait 0 %{{[^,]*}} : tensor<128x128xf32, #mma>
+// CHECK: scf.yield
+tt.func public @attention_128_rows_hd128_o_read_first(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %k: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %o: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %step = arith.constant 16384 : i32
+  %c128t = arith.constant dense<128> : tensor<128x1xi32>
+  %zs = arith.constant dense<0.0> : tensor<128x128xf32>
+  %z = arith.constant dense<0.0> : tensor<128x128xf32>
+  %r128 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r128b = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rows = tt.expand_dims %r128 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rs = arith.muli %rows, %c128t : tensor<128x1xi32>
+  %cols = tt.expand_dims %r128b {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rb = tt.broadcast %rs : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cb = tt.broadcast %cols : tensor<1x128xi32> -> tensor<128x128xi32>
+  %offs = arith.addi %rb, %cb : tensor<128x128xi32>
+  %qs = tt.splat %q : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>>
+  %qp = tt.addptr %qs, %offs : tensor<128x128x!tt.ptr<f16>>, tensor<128x128xi32>
+  %qt = tt.load %qp : tensor<128x128x!tt.ptr<f16>>
+  %half = arith.constant dense<0.5> : tensor<128x128xf32>
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) : i32 {
+    %acch = arith.mulf %acc, %half : tensor<128x128xf32>
+    %off = arith.muli %i, %step : i32
+    %os = tt.splat %off : i32 -> tensor<128x128xi32>
+    %ko = arith.addi %offs, %os : tensor<128x128xi32>
+    %ks = tt.splat %k : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %ko : tensor<128x128x!tt.ptr<f16>>, tensor<128x128xi32>
+    %kt = tt.load %kp : tensor<128x128x!tt.ptr<f16>>
+    %ktt = tt.trans %kt {order = array<i32: 1, 0>} : tensor<128x128xf16> -> tensor<128x128xf16>
+    %s = tt.dot %qt, %ktt, %zs : tensor<128x128xf16> * tensor<128x128xf16> -> tensor<128x128xf32>
+    %m = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %mx = arith.maxnumf %a, %b : f32
+      tt.reduce.return %mx : f32
+    }) : (tensor<128x128xf32>) -> tensor<128xf32>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<128xf32> -> tensor<128x1xf32>
+    %mb = tt.broadcast %me : tensor<128x1xf32> -> tensor<128x128xf32>
+    %sd = arith.subf %s, %mb : tensor<128x128xf32>
+    %e = math.exp2 %sd : tensor<128x128xf32>
+    %p = arith.truncf %e : tensor<128x128xf32> to tensor<128x128xf16>
+    %vs = tt.splat %v : !tt.ptr<f16> -> tensor<128x128x!tt.ptr<f16>>
+    %vp = tt.addptr %vs, %ko : tensor<128x128x!tt.ptr<f16>>, tensor<128x128xi32>
+    %vt = tt.load %vp : tensor<128x128x!tt.ptr<f16>>
+    %d = tt.dot %p, %vt, %acch : tensor<128x128xf16> * tensor<128x128xf16> -> tensor<128x128xf32>
     scf.yield %d : tensor<128x128xf32>
   }
   %os2 = tt.splat %o : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
