@@ -197,6 +197,10 @@ def configs():
         attn("attn_hd128_f16_128x128_w8_s3", "f16", 128, 128, 128, 8, 3),
         attn("attn_hd128_f16_128x32_w4_s3", "f16", 128, 32, 128, 4, 3),
         attn("attn_hd128_f16_128x16_w8_s3", "f16", 128, 16, 128, 8, 3, keys=256),
+        # O and P short of registers (128 + 128 per thread on 4 warps): P @ V
+        # stays in flight across the back edge (kgpu-pipeline-dot-loops).
+        attn("attn_hd128_f16_128x128_w4_s3", "f16", 128, 128, 128, 4, 3),
+        attn("attn_hd96_bf16_128x128_w4_s3", "bf16", 128, 128, 96, 4, 3),
         # k read D x BN through strides (K-contiguous B of q @ k^T).
         attn("attn_kT_hd64_f16_64x64_w4_s3", "f16", 64, 64, 64, 4, 3),
         attn("attn_kT_hd128_bf16_128x64_w8_s3", "bf16", 128, 64, 128, 8, 3),
@@ -213,6 +217,7 @@ def configs():
         attn("attn_causal_diag_hd32_f16_64x16_w4_s2", "f16", 64, 16, 32, 4, 2, causal=2),
         attn("attn_causal_split_hd64_f16_64x32_w4_s3", "f16", 64, 32, 64, 4, 3, causal=3),
         attn("attn_causal_split_hd128_f16_128x64_w8_s2", "f16", 128, 64, 128, 8, 2, causal=3),
+        attn("attn_causal_split_hd128_f16_128x128_w4_s3", "f16", 128, 128, 128, 4, 3, causal=3),
         # The scale applied to q before the loop; f32 output.
         attn("attn_qscale_hd64_f16_128x64_w8_s3", "f16", 128, 64, 64, 8, 3, q_scale=True),
         attn("attn_qscale_hd128_bf16_64x64_w4_s2", "bf16", 64, 64, 128, 4, 2, q_scale=True),
