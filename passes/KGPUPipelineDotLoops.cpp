@@ -752,7 +752,8 @@ struct KGPUPipelineDotLoops
     if (plan.slots < 3 || plan.dots.size() != 2 || plan.dots.back().aLoad)
       return std::nullopt;
     tt::DotOp first = plan.dots.front().dot, last = plan.dots.back().dot;
-    Operation *yield = loop.getBody()->getTerminator();
+    Block *body = loop.getBody();
+    Operation *yield = body->getTerminator();
     if (!last.getD().hasOneUse() || *last.getD().user_begin() != yield)
       return std::nullopt;
     unsigned idx = last.getD().use_begin()->getOperandNumber();
@@ -764,7 +765,6 @@ struct KGPUPipelineDotLoops
         kgpu::getNumElemsPerThread(accType.getEncoding(), aType.getShape());
     if (!packRegisterAFirst(accRegs, aElems))
       return std::nullopt;
-    Block *body = loop.getBody();
     for (Operation *user : loop.getRegionIterArgs()[idx].getUsers()) {
       Operation *op = body->findAncestorOpInBlock(*user);
       if (!op || op == first || !first->isBeforeInBlock(op) ||
@@ -775,12 +775,14 @@ struct KGPUPipelineDotLoops
   }
 
   /// Runs `loop`, whose result `idx` is a wgmma accumulator still in flight
-  /// (deferredAccumulator), inside `if (lb < ub)` and retires it there, as
-  /// K loops on wgmma do: ptxas serializes wgmma (C7514) where a wait that
+  /// (a wgmma K loop's, or deferredAccumulator's), inside `if (lb < ub)`
+  /// and retires it there: ptxas serializes wgmma (C7514) where a wait that
   /// retires groups in flight sits where a path without wgmma merges in.
   /// The accumulator the loop starts from is fenced, so that both paths
-  /// leave it in the same registers. Returns the scf.if.
-  Operation *guardDeferredLoop(scf::ForOp loop, unsigned idx) {
+  /// leave it in the same registers. The scf.if returns the accumulator
+  /// and the other results used after the loop, in order, and takes their
+  /// uses. Returns the scf.if.
+  static Operation *guardInFlightLoop(scf::ForOp loop, unsigned idx) {
     Location loc = loop.getLoc();
     OpBuilder b(loop);
     Value init = loop.getInitArgs()[idx];
@@ -788,24 +790,33 @@ struct KGPUPipelineDotLoops
                                               ValueRange{init})
                        .getResult(0);
     loop.getInitArgsMutable()[idx].set(fenced);
+    SmallVector<unsigned> kept;
+    SmallVector<Type> types;
+    for (OpResult result : loop.getResults())
+      if (result.getResultNumber() == idx || !result.use_empty()) {
+        kept.push_back(result.getResultNumber());
+        types.push_back(result.getType());
+      }
     Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                       loop.getLowerBound(),
                                       loop.getUpperBound());
-    auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), any,
+    auto guard = scf::IfOp::create(b, loc, types, any,
                                    /*withElseRegion=*/true);
-    for (auto [result, replacement] :
-         llvm::zip(loop.getResults(), guard.getResults()))
-      result.replaceAllUsesWith(replacement);
+    SmallVector<Value> inits, results;
+    for (auto [i, n] : llvm::enumerate(kept)) {
+      loop.getResult(n).replaceAllUsesWith(guard.getResult(i));
+      inits.push_back(loop.getInitArgs()[n]);
+      results.push_back(loop.getResult(n));
+    }
     b.setInsertionPointToStart(&guard.getElseRegion().front());
-    scf::YieldOp::create(b, loc, loop.getInitArgs());
+    scf::YieldOp::create(b, loc, inits);
     Block &then = guard.getThenRegion().front();
     loop->moveBefore(&then, then.end());
     b.setInsertionPointAfter(loop);
-    SmallVector<Value> results(loop.getResults());
-    results[idx] = kgpu::WgmmaWaitOp::create(b, loc,
-                                             TypeRange{results[idx].getType()},
-                                             0, ValueRange{results[idx]})
-                       .getResult(0);
+    Value &acc = results[llvm::find(kept, idx) - kept.begin()];
+    acc = kgpu::WgmmaWaitOp::create(b, loc, TypeRange{acc.getType()}, 0,
+                                    ValueRange{acc})
+              .getResult(0);
     scf::YieldOp::create(b, loc, results);
     return guard;
   }
@@ -834,7 +845,7 @@ struct KGPUPipelineDotLoops
   /// copies move after it (past the barrier of the wait before dot 1,
   /// which every warpgroup reaches after its first wait), the waits before
   /// later dots count S - 1 iterations' groups, and the loop runs guarded
-  /// (guardDeferredLoop).
+  /// (guardInFlightLoop).
   void rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
     std::optional<unsigned> deferred = deferredAccumulator(loop, plan);
     Location loc = loop.getLoc();
@@ -1004,7 +1015,7 @@ struct KGPUPipelineDotLoops
         op->erase();
     Operation *last = newLoop;
     if (deferred)
-      last = guardDeferredLoop(newLoop, *deferred);
+      last = guardInFlightLoop(newLoop, *deferred);
     b.setInsertionPointAfter(last);
     kgpu::AsyncWaitOp::create(b, loc, 0);
     for (SlotDot &sd : plan.dots)
@@ -1076,26 +1087,8 @@ struct KGPUPipelineDotLoops
                          slotBytes, swizzle, bits);
     }
 
-    Value accInit = loop.getInitArgs()[plan.accIndex];
-    if (useWgmma)
-      accInit = kgpu::WgmmaFenceOp::create(b, loc, TypeRange{accInit.getType()},
-                                           ValueRange{accInit})
-                    .getResult(0);
-    SmallVector<Value> inits = {accInit, c32(0)};
+    SmallVector<Value> inits = {loop.getInitArgs()[plan.accIndex], c32(0)};
     inits.append(args);
-    // wgmma: the loop runs inside `if (lb < ub)` and its last group is
-    // waited for there, before the path that skips the loop joins: ptxas
-    // serializes wgmma (C7514) when a wait that retires groups in flight
-    // sits where a path without wgmma merges in.
-    scf::IfOp guardIf;
-    if (useWgmma) {
-      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-      guardIf = scf::IfOp::create(b, loc, TypeRange{accInit.getType()}, any,
-                                  /*withElseRegion=*/true);
-      b.setInsertionPointToStart(&guardIf.getElseRegion().front());
-      scf::YieldOp::create(b, loc, ValueRange{accInit});
-      b.setInsertionPointToStart(&guardIf.getThenRegion().front());
-    }
     auto newLoop = scf::ForOp::create(b, loc, lb, ub, step, inits);
     // The loop already keeps S - 1 iterations in flight: unrolling it
     // gains little, and ptxas, which fully unrolls a K loop of constant
@@ -1199,18 +1192,13 @@ struct KGPUPipelineDotLoops
       yields.append(next);
       scf::YieldOp::create(b, loc, yields);
     }
-    b.setInsertionPointAfter(newLoop);
-    Value result = newLoop.getResult(0);
-    if (useWgmma) {
-      Value done = kgpu::WgmmaWaitOp::create(
-                       b, loc, TypeRange{result.getType()}, 0, ValueRange{result})
-                       .getResult(0);
-      scf::YieldOp::create(b, loc, ValueRange{done});
-      b.setInsertionPointAfter(guardIf);
-      result = guardIf.getResult(0);
-    }
+    loop.getResult(plan.accIndex).replaceAllUsesWith(newLoop.getResult(0));
+    // wgmma: the last group is still in flight after the loop.
+    Operation *last = newLoop;
+    if (useWgmma)
+      last = guardInFlightLoop(newLoop, 0);
+    b.setInsertionPointAfter(last);
     kgpu::AsyncWaitOp::create(b, loc, 0);
-    loop.getResult(plan.accIndex).replaceAllUsesWith(result);
     loop.erase();
   }
 };
