@@ -57,6 +57,19 @@ def children_cpu_ms():
     return (r.ru_utime + r.ru_stime) * 1e3
 
 
+def no_machine_path(text):
+    """`text` without this machine's absolute paths, for a JSON that gets
+    committed: a path under the working directory becomes relative to it,
+    one inside an installed Triton starts at "triton/"."""
+    cwd = os.getcwd() + os.sep
+    if text.startswith(cwd):
+        return text[len(cwd):]
+    marker = os.sep + "site-packages" + os.sep
+    if marker in text:
+        return text.split(marker, 1)[1]
+    return text
+
+
 def median(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -203,6 +216,25 @@ def main():
               flush=True)
 
         rows, skipped = [], []
+
+        def write_json(partial):
+            """Every sample so far; rewritten after each kernel ("partial":
+            true until the end), so a run cut short keeps what it measured."""
+            if not a.json:
+                return
+            doc = {"kiln": no_machine_path(kiln.binary), "target": a.target,
+                   "triton": triton.triton.__version__,
+                   "triton_ptxas": no_machine_path(triton.ptxas), "repeats": a.repeats,
+                   "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
+                             **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
+                                for side in ("triton", "kiln", "kiln_b")}} for r in rows],
+                   "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b and no_machine_path(a.kiln_b), "cpus": cpus,
+                   "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
+            if partial:
+                doc["partial"] = True
+            with open(a.json, "w") as f:
+                json.dump(doc, f, indent=1)
+
         for name in names:
             ttir = os.path.join(a.corpus, name + ".ttir")
             w, s = options_of(ttir)
@@ -224,8 +256,10 @@ def main():
             except RuntimeError as e:
                 skipped.append((name, str(e)))
                 print(f"  {name}: skipped ({e})", flush=True)
+                write_json(partial=True)
                 continue
             rows.append(row)
+            write_json(partial=True)
             tw, tc = median([x[0] for x in row["triton"]]), median([x[1] for x in row["triton"]])
             kw, kc = median([x[0] for x in row["kiln"]]), median([x[1] for x in row["kiln"]])
             bw = f", kiln B {median([x[0] for x in row['kiln_b']]):.1f} ms" if kiln_b else ""
@@ -259,16 +293,7 @@ def main():
             print(f"skipped {name}: {why}")
         load = os.getloadavg()
         print(f"\nload average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the end")
-        if a.json:
-            doc = {"kiln": kiln.binary, "target": a.target, "triton": triton.triton.__version__,
-                   "triton_ptxas": triton.ptxas, "repeats": a.repeats,
-                   "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
-                             **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
-                                for side in ("triton", "kiln", "kiln_b")}} for r in rows],
-                   "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b, "cpus": cpus,
-                   "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
-            with open(a.json, "w") as f:
-                json.dump(doc, f, indent=1)
+        write_json(partial=False)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
