@@ -1022,8 +1022,6 @@ struct KGPUAssignLayouts
     Value largest = leader;
     Value anchorPtr, anchorMask;
     int64_t anchorElems = -1;
-    // Axes the group's tensors are reduced along (tt.reduce operands).
-    llvm::SmallDenseSet<unsigned, 4> reducedAxes;
     auto numel = [](Value v) {
       return cast<RankedTensorType>(v.getType()).getNumElements();
     };
@@ -1033,8 +1031,6 @@ struct KGPUAssignLayouts
       if (numel(v) > numel(largest))
         largest = v;
       for (Operation *user : v.getUsers()) {
-        if (auto reduce = dyn_cast<tt::ReduceOp>(user))
-          reducedAxes.insert(reduce.getAxis());
         Value ptr, mask;
         if (auto load = dyn_cast<tt::LoadOp>(user)) {
           ptr = load.getPtr();
@@ -1072,18 +1068,8 @@ struct KGPUAssignLayouts
     int64_t perThread =
         std::max<int64_t>(1, total / (int64_t(numWarps) * threadsPerWarp));
     vec = std::max<unsigned>(1, std::min<int64_t>(vec, perThread));
-    // A group reduced along its contiguous dimension gets its warps along
-    // the other dimensions first, so that a row's partial results combine
-    // within a warp (shuffles) instead of across warps (shared memory and
-    // a barrier). On the H200 (docs/BENCHMARKS.md, eighteenth session):
-    // the corpus' clone layer norm (8 x 512 on 2 warps) 5.90 -> 5.06 us
-    // (Triton 5.33), argmax_rows 5.69 -> 4.72, bt_nd_colstat 6.50 -> 6.20;
-    // no other corpus or bench/conformance kernel changes. The same order
-    // for every group made two kernels without reductions 1.7x and 3.8x
-    // slower.
-    bool rowReduced = rank > 1 && reducedAxes.contains(order.front());
     return kgpu::getDefaultBlockedLayout(ctx, shape, numWarps, threadsPerWarp,
-                                         order, vec, rowReduced);
+                                         order, vec);
   }
 };
 

@@ -436,8 +436,7 @@ Attribute kiln::kgpu::getDefaultBlockedLayout(MLIRContext *ctx,
                                               unsigned numWarps,
                                               unsigned threadsPerWarp,
                                               ArrayRef<unsigned> order,
-                                              unsigned vec,
-                                              bool warpsSlowestFirst) {
+                                              unsigned vec) {
   unsigned rank = shape.size();
   SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
   unsigned fast = order[0];
@@ -457,10 +456,7 @@ Attribute kiln::kgpu::getDefaultBlockedLayout(MLIRContext *ctx,
   }
   tpw[order.back()] *= lanes; // leftover lanes replicate the slowest dim
   unsigned warps = numWarps;
-  SmallVector<unsigned> warpOrder(order.begin(), order.end());
-  if (warpsSlowestFirst)
-    std::reverse(warpOrder.begin(), warpOrder.end());
-  for (unsigned d : warpOrder) {
+  for (unsigned d : order) {
     while (warps > 1 && left[d] > 1) {
       wpc[d] *= 2;
       left[d] = llvm::divideCeil(left[d], 2);

@@ -108,16 +108,13 @@ mlir::Attribute getLayout(mlir::Type type);
 /// lanes with `order` (fastest dimension first), giving `vec` consecutive
 /// elements per thread along order[0]. Lanes, then warps, are assigned to
 /// the fastest dimensions first without exceeding the shape where possible,
-/// so small tensors are not replicated needlessly. With `warpsSlowestFirst`
-/// the warps go to the slowest dimensions first instead (lanes still
-/// fastest first): a reduction along order[0] then stays within each warp.
+/// so small tensors are not replicated needlessly.
 mlir::Attribute getDefaultBlockedLayout(mlir::MLIRContext *ctx,
                                         llvm::ArrayRef<int64_t> shape,
                                         unsigned numWarps,
                                         unsigned threadsPerWarp,
                                         llvm::ArrayRef<unsigned> order,
-                                        unsigned vec,
-                                        bool warpsSlowestFirst = false);
+                                        unsigned vec);
 
 } // namespace kiln::kgpu
 
