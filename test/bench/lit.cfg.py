@@ -11,3 +11,4 @@ config.test_source_root = os.path.dirname(__file__)
 for var, sub in (("KILN_BENCH_COLD_COMPILE", "%cold_compile_local"),
                  ("KILN_BENCH_PTXAS_PROBE", "%ptxas_env_probe")):
     config.substitutions.append((sub, "python3 " + os.environ[var]))
+config.substitutions.append(("%bolt_kiln", "bash " + os.environ["KILN_BOLT_SCRIPT"]))

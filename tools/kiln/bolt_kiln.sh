@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# bolt_kiln.sh: lay out a statically linked `kiln` by its own profile (BOLT).
+#
+#   bolt_kiln.sh IN OUT LLVM_BOLT MERGE_FDATA EXIT_SHIM TRAIN_LIST
+#
+# IN is a kiln binary linked with --emit-relocs. The script
+#   1. writes an instrumented copy of IN (`llvm-bolt -instrument`),
+#   2. runs that copy as `kiln compile --no-cache` on every kernel of
+#      TRAIN_LIST (lines `TTIR WARPS STAGES TARGET`, paths relative to the
+#      working directory) plus one compile through a fresh cache (a miss,
+#      then a hit), two at a time, and merges the edge counts they write,
+#   3. writes OUT: IN with its basic blocks and functions reordered by
+#      those counts and the blocks no training compile ran moved out of
+#      the hot functions (`llvm-bolt -data`).
+# OUT computes what IN computes: every artifact it writes is byte-identical
+# (the only difference is the build ID's last bit, which BOLT flips, so
+# that the job key, which includes the build ID, tells the two apart).
+#
+# EXIT_SHIM is a shared library that turns `_Exit` into `exit`: kiln ends a
+# compile with `_Exit` (no static destructors), and the instrumented copy
+# writes its counts from a DT_FINI hook that only `exit` runs.
+#
+# The training compiles need ptxas (PATH, $KILN_PTXAS or $CUDA_HOME) for
+# the NVPTX targets and ld.lld for gfx targets; a compile that fails still
+# contributes the counts of what it ran, and the script reports how many
+# failed. It fails if none succeeded.
+set -euo pipefail
+
+if [[ $# -ne 6 ]]; then
+  echo "usage: bolt_kiln.sh IN OUT LLVM_BOLT MERGE_FDATA EXIT_SHIM TRAIN_LIST" >&2
+  exit 2
+fi
+in=$1 out=$2 bolt=$3 merge=$4 shim=$5 list=$6
+for f in "$in" "$bolt" "$merge" "$shim" "$list"; do
+  [[ -e $f ]] || { echo "bolt_kiln.sh: $f: no such file" >&2; exit 1; }
+done
+shim=$(realpath "$shim")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$bolt" "$in" -instrument -o "$work/kiln.inst" \
+  -instrumentation-file="$work/prof" -instrumentation-file-append-pid \
+  >"$work/instrument.log" 2>&1 || {
+  echo "bolt_kiln.sh: llvm-bolt -instrument failed on $in:" >&2
+  cat "$work/instrument.log" >&2
+  exit 1
+}
+
+# One training compile; its counts land in $work/prof.<pid>.fdata.
+train_one() {
+  local ttir=$1 warps=$2 stages=$3 target=$4 n=$5 ftz=()
+  # Triton's default options flush f32 denormals on NVIDIA (enable_reflect_ftz).
+  [[ $target == sm_* ]] && ftz=(--ftz)
+  LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
+    --num-warps "$warps" --num-stages "$stages" "${ftz[@]}" --no-cache \
+    -o "$work/out.$n" >/dev/null 2>"$work/err.$n" || echo "$ttir" >"$work/failed.$n"
+  rm -rf "$work/out.$n"
+}
+
+# Fold every count file written so far into acc.fdata, to bound the disk
+# use (each file holds every counter of the binary, about 56 MB).
+fold() {
+  local files=("$work"/prof.*.fdata)
+  [[ -e ${files[0]} ]] || return 0
+  if [[ -e $work/acc.fdata ]]; then files+=("$work/acc.fdata"); fi
+  "$merge" "${files[@]}" >"$work/acc.new" 2>>"$work/merge.log"
+  rm -f "$work"/prof.*.fdata
+  mv "$work/acc.new" "$work/acc.fdata"
+}
+
+n=0
+while read -r ttir warps stages target; do
+  [[ -z ${ttir:-} || $ttir == \#* ]] && continue
+  train_one "$ttir" "$warps" "$stages" "$target" "$n" &
+  n=$((n + 1))
+  if ((n % 2 == 0)); then wait; fi
+  if ((n % 16 == 0)); then fold; fi
+done <"$list"
+wait
+
+# A cache miss and then a hit of the first kernel, through a fresh cache.
+first=$(grep -v '^#' "$list" | head -1)
+read -r ttir warps stages target <<<"$first"
+for i in 1 2; do
+  LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
+    --num-warps "$warps" --num-stages "$stages" --ftz \
+    --cache-dir "$work/cache" -o "$work/cached.$i" >/dev/null 2>&1 ||
+    echo "$ttir (cache)" >"$work/failed.cache$i"
+done
+fold
+
+failed=$(cat "$work"/failed.* 2>/dev/null | wc -l)
+echo "bolt_kiln.sh: $n training compiles, $failed failed" >&2
+for f in "$work"/failed.*; do
+  [[ -e $f ]] && echo "  failed: $(cat "$f")" >&2
+done
+if ((failed >= n)); then
+  echo "bolt_kiln.sh: no training compile succeeded; first error:" >&2
+  cat "$work"/err.0 >&2 || true
+  exit 1
+fi
+
+"$bolt" "$in" -o "$out" -data="$work/acc.fdata" \
+  -reorder-blocks=ext-tsp -reorder-functions=cdsort \
+  -split-functions -split-all-cold -split-eh -icf=1 -use-gnu-stack \
+  >"$work/optimize.log" 2>&1 || {
+  echo "bolt_kiln.sh: llvm-bolt -data failed on $in:" >&2
+  cat "$work/optimize.log" >&2
+  exit 1
+}
+grep -E "BOLT-INFO: (setting __hot_(start|end)|[0-9]+ out of [0-9]+ functions)" \
+  "$work/optimize.log" >&2 || true
+
+# Both binaries must write the same artifacts for the first three NVPTX
+# kernels of the list: the job key aside (it includes the build ID), and
+# timings.json (stage durations) aside.
+checked=0
+while read -r ttir warps stages target; do
+  [[ -z ${ttir:-} || $ttir == \#* || $target != sm_* ]] && continue
+  for b in in out; do
+    bin=$in
+    [[ $b == out ]] && bin=$out
+    rm -rf "$work/check.$b"
+    if ! "$bin" compile "$ttir" --target "$target" --num-warps "$warps" \
+      --num-stages "$stages" --ftz --no-cache -o "$work/check.$b" \
+      >/dev/null 2>"$work/check.$b.err"; then
+      echo "bolt_kiln.sh: $b binary failed to compile $ttir:" >&2
+      cat "$work/check.$b.err" >&2
+      exit 1
+    fi
+    grep -v '"job_key"' "$work/check.$b/metadata.json" >"$work/check.$b.meta"
+    rm "$work/check.$b/metadata.json" "$work/check.$b/timings.json"
+  done
+  if ! diff -r "$work/check.in" "$work/check.out" >&2 ||
+    ! cmp "$work/check.in.meta" "$work/check.out.meta" >&2; then
+    echo "bolt_kiln.sh: the laid-out binary's artifacts for $ttir differ" >&2
+    rm -f "$out"
+    exit 1
+  fi
+  checked=$((checked + 1))
+  ((checked == 3)) && break
+done <"$list"
+echo "bolt_kiln.sh: artifacts byte-identical for $checked kernels" >&2
