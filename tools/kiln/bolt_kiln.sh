@@ -21,9 +21,10 @@
 # writes its counts from a DT_FINI hook that only `exit` runs.
 #
 # The training compiles need ptxas (PATH, $KILN_PTXAS or $CUDA_HOME) for
-# the NVPTX targets and ld.lld for gfx targets; a compile that fails still
-# contributes the counts of what it ran, and the script reports how many
-# failed. It fails if none succeeded.
+# the NVPTX targets and ld.lld for gfx targets; a compile that ends with an
+# error still contributes the counts of what it ran (an abort does not),
+# and the script lists the compiles that failed. It fails if none
+# succeeded.
 set -euo pipefail
 
 if [[ $# -ne 6 ]]; then
@@ -51,10 +52,11 @@ trap 'rm -rf "$work"' EXIT
 train_one() {
   local ttir=$1 warps=$2 stages=$3 target=$4 n=$5 ftz=()
   # Triton's default options flush f32 denormals on NVIDIA (enable_reflect_ftz).
-  [[ $target == sm_* ]] && ftz=(--ftz)
+  if [[ $target == sm_* ]]; then ftz=(--ftz); fi
   LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
     --num-warps "$warps" --num-stages "$stages" "${ftz[@]}" --no-cache \
-    -o "$work/out.$n" >/dev/null 2>"$work/err.$n" || echo "$ttir" >"$work/failed.$n"
+    -o "$work/out.$n" >/dev/null 2>"$work/err.$n" ||
+    echo "$ttir ($target): $(tail -1 "$work/err.$n")" >"$work/failed.$n"
   rm -rf "$work/out.$n"
 }
 
@@ -82,18 +84,23 @@ wait
 # A cache miss and then a hit of the first kernel, through a fresh cache.
 first=$(grep -v '^#' "$list" | head -1)
 read -r ttir warps stages target <<<"$first"
+ftz=()
+if [[ $target == sm_* ]]; then ftz=(--ftz); fi
 for i in 1 2; do
   LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
-    --num-warps "$warps" --num-stages "$stages" --ftz \
+    --num-warps "$warps" --num-stages "$stages" "${ftz[@]}" \
     --cache-dir "$work/cache" -o "$work/cached.$i" >/dev/null 2>&1 ||
     echo "$ttir (cache)" >"$work/failed.cache$i"
 done
 fold
 
-failed=$(cat "$work"/failed.* 2>/dev/null | wc -l)
+failed=0
+for f in "$work"/failed.*; do
+  if [[ -e $f ]]; then failed=$((failed + 1)); fi
+done
 echo "bolt_kiln.sh: $n training compiles, $failed failed" >&2
 for f in "$work"/failed.*; do
-  [[ -e $f ]] && echo "  failed: $(cat "$f")" >&2
+  if [[ -e $f ]]; then echo "  failed: $(cat "$f")" >&2; fi
 done
 if ((failed >= n)); then
   echo "bolt_kiln.sh: no training compile succeeded; first error:" >&2
@@ -139,6 +146,6 @@ while read -r ttir warps stages target; do
     exit 1
   fi
   checked=$((checked + 1))
-  ((checked == 3)) && break
+  if ((checked == 3)); then break; fi
 done <"$list"
 echo "bolt_kiln.sh: artifacts byte-identical for $checked kernels" >&2
