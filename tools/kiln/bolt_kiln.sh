@@ -36,6 +36,41 @@ for f in "$in" "$bolt" "$merge" "$shim" "$list"; do
   [[ -e $f ]] || { echo "bolt_kiln.sh: $f: no such file" >&2; exit 1; }
 done
 shim=$(realpath "$shim")
+outdir=$(dirname "$out")
+if [[ ! -d $outdir || ! -w $outdir ]]; then
+  echo "bolt_kiln.sh: $outdir (OUT's folder) is not a writable directory" >&2
+  exit 1
+fi
+
+# The training list, checked before any work: TTIR WARPS STAGES TARGET per
+# line; blank lines, `#` comments and CR line ends are allowed.
+ttirs=() warpss=() stagess=() targets=()
+lineno=0
+while IFS= read -r line || [[ -n $line ]]; do
+  lineno=$((lineno + 1))
+  line=${line%$'\r'}
+  read -r -a f <<<"$line"
+  if [[ ${#f[@]} -eq 0 || ${f[0]} == \#* ]]; then continue; fi
+  if [[ ${#f[@]} -ne 4 ]]; then
+    echo "bolt_kiln.sh: $list:$lineno: expected TTIR WARPS STAGES TARGET," \
+      "got ${#f[@]} fields" >&2
+    exit 1
+  fi
+  if [[ ! -f ${f[0]} ]]; then
+    echo "bolt_kiln.sh: $list:$lineno: ${f[0]}: no such file" >&2
+    exit 1
+  fi
+  ttirs+=("${f[0]}") warpss+=("${f[1]}") stagess+=("${f[2]}") targets+=("${f[3]}")
+done <"$list"
+if [[ ${#ttirs[@]} -eq 0 ]]; then
+  echo "bolt_kiln.sh: $list lists no kernels" >&2
+  exit 1
+fi
+if [[ ! " ${targets[*]} " =~ \ sm_ ]]; then
+  echo "bolt_kiln.sh: $list lists no sm_* kernel, which the check of the" \
+    "laid-out binary's artifacts needs" >&2
+  exit 1
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -66,45 +101,47 @@ fold() {
   local files=("$work"/prof.*.fdata)
   [[ -e ${files[0]} ]] || return 0
   if [[ -e $work/acc.fdata ]]; then files+=("$work/acc.fdata"); fi
-  "$merge" "${files[@]}" >"$work/acc.new" 2>>"$work/merge.log"
+  "$merge" "${files[@]}" >"$work/acc.new" 2>>"$work/merge.log" || {
+    echo "bolt_kiln.sh: merge-fdata failed:" >&2
+    cat "$work/merge.log" >&2
+    exit 1
+  }
   rm -f "$work"/prof.*.fdata
   mv "$work/acc.new" "$work/acc.fdata"
 }
 
 n=0
-while read -r ttir warps stages target; do
-  [[ -z ${ttir:-} || $ttir == \#* ]] && continue
-  train_one "$ttir" "$warps" "$stages" "$target" "$n" &
+for i in "${!ttirs[@]}"; do
+  train_one "${ttirs[i]}" "${warpss[i]}" "${stagess[i]}" "${targets[i]}" "$n" &
   n=$((n + 1))
   if ((n % 2 == 0)); then wait; fi
   if ((n % 16 == 0)); then fold; fi
-done <"$list"
+done
 wait
 
 # A cache miss and then a hit of the first kernel, through a fresh cache.
-first=$(grep -v '^#' "$list" | head -1)
-read -r ttir warps stages target <<<"$first"
 ftz=()
-if [[ $target == sm_* ]]; then ftz=(--ftz); fi
+if [[ ${targets[0]} == sm_* ]]; then ftz=(--ftz); fi
 for i in 1 2; do
-  LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
-    --num-warps "$warps" --num-stages "$stages" "${ftz[@]}" \
-    --cache-dir "$work/cache" -o "$work/cached.$i" >/dev/null 2>&1 ||
-    echo "$ttir (cache)" >"$work/failed.cache$i"
+  LD_PRELOAD="$shim" "$work/kiln.inst" compile "${ttirs[0]}" \
+    --target "${targets[0]}" --num-warps "${warpss[0]}" \
+    --num-stages "${stagess[0]}" "${ftz[@]}" --cache-dir "$work/cache" \
+    -o "$work/cached.$i" >/dev/null 2>"$work/cache.$i.err" ||
+    echo "${ttirs[0]} (cache $i): $(tail -1 "$work/cache.$i.err")" \
+      >"$work/failed.cache$i"
 done
 fold
 
 failed=0
-for f in "$work"/failed.*; do
-  if [[ -e $f ]]; then failed=$((failed + 1)); fi
+for ((i = 0; i < n; i++)); do
+  if [[ -e $work/failed.$i ]]; then failed=$((failed + 1)); fi
 done
 echo "bolt_kiln.sh: $n training compiles, $failed failed" >&2
 for f in "$work"/failed.*; do
   if [[ -e $f ]]; then echo "  failed: $(cat "$f")" >&2; fi
 done
 if ((failed >= n)); then
-  echo "bolt_kiln.sh: no training compile succeeded; first error:" >&2
-  cat "$work"/err.0 >&2 || true
+  echo "bolt_kiln.sh: no training compile succeeded" >&2
   exit 1
 fi
 
@@ -123,17 +160,19 @@ grep -E "BOLT-INFO: (setting __hot_(start|end)|[0-9]+ out of [0-9]+ functions)" 
 # kernels of the list: the job key aside (it includes the build ID), and
 # timings.json (stage durations) aside.
 checked=0
-while read -r ttir warps stages target; do
-  [[ -z ${ttir:-} || $ttir == \#* || $target != sm_* ]] && continue
+for i in "${!ttirs[@]}"; do
+  ttir=${ttirs[i]} warps=${warpss[i]} stages=${stagess[i]} target=${targets[i]}
+  if [[ $target != sm_* ]]; then continue; fi
   for b in in out; do
     bin=$in
-    [[ $b == out ]] && bin=$out
+    if [[ $b == out ]]; then bin=$out; fi
     rm -rf "$work/check.$b"
     if ! "$bin" compile "$ttir" --target "$target" --num-warps "$warps" \
       --num-stages "$stages" --ftz --no-cache -o "$work/check.$b" \
       >/dev/null 2>"$work/check.$b.err"; then
       echo "bolt_kiln.sh: $b binary failed to compile $ttir:" >&2
       cat "$work/check.$b.err" >&2
+      rm -f "$out"
       exit 1
     fi
     grep -v '"job_key"' "$work/check.$b/metadata.json" >"$work/check.$b.meta"
@@ -147,5 +186,11 @@ while read -r ttir warps stages target; do
   fi
   checked=$((checked + 1))
   if ((checked == 3)); then break; fi
-done <"$list"
+done
+if ((checked == 0)); then
+  echo "bolt_kiln.sh: $list has no sm_* kernel to check the laid-out" \
+    "binary's artifacts with" >&2
+  rm -f "$out"
+  exit 1
+fi
 echo "bolt_kiln.sh: artifacts byte-identical for $checked kernels" >&2
