@@ -83,16 +83,24 @@ trap 'rm -rf "$work"' EXIT
   exit 1
 }
 
-# One training compile; its counts land in $work/prof.<pid>.fdata.
+# `kiln compile` arguments for the list's kernel $1, in the array args.
+# Triton's default options flush f32 denormals on NVIDIA
+# (enable_reflect_ftz), hence --ftz for sm_* targets.
+compile_args() {
+  args=(compile "${ttirs[$1]}" --target "${targets[$1]}"
+    --num-warps "${warpss[$1]}" --num-stages "${stagess[$1]}")
+  if [[ ${targets[$1]} == sm_* ]]; then args+=(--ftz); fi
+}
+
+# Training compile of kernel $1; its counts land in $work/prof.<pid>.fdata.
 train_one() {
-  local ttir=$1 warps=$2 stages=$3 target=$4 n=$5 ftz=()
-  # Triton's default options flush f32 denormals on NVIDIA (enable_reflect_ftz).
-  if [[ $target == sm_* ]]; then ftz=(--ftz); fi
-  LD_PRELOAD="$shim" "$work/kiln.inst" compile "$ttir" --target "$target" \
-    --num-warps "$warps" --num-stages "$stages" "${ftz[@]}" --no-cache \
-    -o "$work/out.$n" >/dev/null 2>"$work/err.$n" ||
-    echo "$ttir ($target): $(tail -1 "$work/err.$n")" >"$work/failed.$n"
-  rm -rf "$work/out.$n"
+  local args
+  compile_args "$1"
+  LD_PRELOAD="$shim" "$work/kiln.inst" "${args[@]}" --no-cache \
+    -o "$work/out.$1" >/dev/null 2>"$work/err.$1" ||
+    echo "${ttirs[$1]} (${targets[$1]}): $(tail -1 "$work/err.$1")" \
+      >"$work/failed.$1"
+  rm -rf "$work/out.$1"
 }
 
 # Fold every count file written so far into acc.fdata, to bound the disk
@@ -110,23 +118,20 @@ fold() {
   mv "$work/acc.new" "$work/acc.fdata"
 }
 
-n=0
-for i in "${!ttirs[@]}"; do
-  train_one "${ttirs[i]}" "${warpss[i]}" "${stagess[i]}" "${targets[i]}" "$n" &
-  n=$((n + 1))
-  if ((n % 2 == 0)); then wait; fi
-  if ((n % 16 == 0)); then fold; fi
+n=${#ttirs[@]}
+for ((i = 0; i < n; i++)); do
+  train_one "$i" &
+  if ((i % 2 == 1)); then wait; fi
+  if ((i % 16 == 15)); then fold; fi
 done
 wait
 
 # A cache miss and then a hit of the first kernel, through a fresh cache.
-ftz=()
-if [[ ${targets[0]} == sm_* ]]; then ftz=(--ftz); fi
+compile_args 0
 for i in 1 2; do
-  LD_PRELOAD="$shim" "$work/kiln.inst" compile "${ttirs[0]}" \
-    --target "${targets[0]}" --num-warps "${warpss[0]}" \
-    --num-stages "${stagess[0]}" "${ftz[@]}" --cache-dir "$work/cache" \
-    -o "$work/cached.$i" >/dev/null 2>"$work/cache.$i.err" ||
+  LD_PRELOAD="$shim" "$work/kiln.inst" "${args[@]}" \
+    --cache-dir "$work/cache" -o "$work/cached.$i" \
+    >/dev/null 2>"$work/cache.$i.err" ||
     echo "${ttirs[0]} (cache $i): $(tail -1 "$work/cache.$i.err")" \
       >"$work/failed.cache$i"
 done
@@ -157,18 +162,19 @@ grep -E "BOLT-INFO: (setting __hot_(start|end)|[0-9]+ out of [0-9]+ functions)" 
   "$work/optimize.log" >&2 || true
 
 # Both binaries must write the same artifacts for the first three NVPTX
-# kernels of the list: the job key aside (it includes the build ID), and
-# timings.json (stage durations) aside.
+# kernels of the list (the list was checked to have at least one): the job
+# key aside (it includes the build ID), and timings.json (stage durations)
+# aside.
 checked=0
-for i in "${!ttirs[@]}"; do
-  ttir=${ttirs[i]} warps=${warpss[i]} stages=${stagess[i]} target=${targets[i]}
-  if [[ $target != sm_* ]]; then continue; fi
+for ((i = 0; i < n; i++)); do
+  if [[ ${targets[i]} != sm_* ]]; then continue; fi
+  ttir=${ttirs[i]}
+  compile_args "$i"
   for b in in out; do
     bin=$in
     if [[ $b == out ]]; then bin=$out; fi
     rm -rf "$work/check.$b"
-    if ! "$bin" compile "$ttir" --target "$target" --num-warps "$warps" \
-      --num-stages "$stages" --ftz --no-cache -o "$work/check.$b" \
+    if ! "$bin" "${args[@]}" --no-cache -o "$work/check.$b" \
       >/dev/null 2>"$work/check.$b.err"; then
       echo "bolt_kiln.sh: $b binary failed to compile $ttir:" >&2
       cat "$work/check.$b.err" >&2
@@ -187,10 +193,4 @@ for i in "${!ttirs[@]}"; do
   checked=$((checked + 1))
   if ((checked == 3)); then break; fi
 done
-if ((checked == 0)); then
-  echo "bolt_kiln.sh: $list has no sm_* kernel to check the laid-out" \
-    "binary's artifacts with" >&2
-  rm -f "$out"
-  exit 1
-fi
 echo "bolt_kiln.sh: artifacts byte-identical for $checked kernels" >&2
