@@ -3,18 +3,19 @@
 
 // A loop-carried struct (a tensor's per-thread elements) becomes one block
 // argument per field; each edge passes the fields, and reads of a field
-// become the field's argument.
+// become the field's argument. An edge whose struct is an insertvalue
+// chain passes the inserted values themselves, not extracts of them.
 
 // CHECK-LABEL: llvm.func @loop
-// CHECK:         llvm.br ^bb1(%{{.*}}, %[[I0:.*]], %[[I1:.*]] : i32, f32, f32)
+// CHECK-SAME:    (%[[X:.*]]: f32, %[[Y:.*]]: f32, %{{.*}}: i32)
+// CHECK:         llvm.br ^bb1(%{{.*}}, %[[X]], %[[Y]] : i32, f32, f32)
 // CHECK:       ^bb1(%[[IV:.*]]: i32, %[[A0:.*]]: f32, %[[A1:.*]]: f32):
 // CHECK-NOT:     llvm.struct
 // CHECK:         %[[S0:.*]] = llvm.fadd %[[A0]], %[[A0]]
 // CHECK:         %[[S1:.*]] = llvm.fadd %[[A1]], %[[A1]]
 // CHECK:       ^bb2:
-// CHECK:         %[[N0:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
-// CHECK:         %[[N1:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-// CHECK:         llvm.br ^bb1(%{{.*}}, %[[N0]], %[[N1]] : i32, f32, f32)
+// CHECK-NOT:     llvm.extractvalue
+// CHECK:         llvm.br ^bb1(%{{.*}}, %[[S0]], %[[S1]] : i32, f32, f32)
 // CHECK:       ^bb3:
 // CHECK:         llvm.return %[[A1]] : f32
 // After canonicalization no struct is left: the extracts fold through the
@@ -148,4 +149,28 @@ llvm.func @unwind(%s: !llvm.struct<(i32, i32)>) -> !llvm.struct<(i32, i32)> attr
 ^bb2(%w: !llvm.struct<(i32, i32)>):
   %lp = llvm.landingpad cleanup : !llvm.struct<(ptr, i32)>
   llvm.return %w : !llvm.struct<(i32, i32)>
+}
+
+// -----
+
+// An insertvalue chain that sets some fields only: the edge passes what
+// the chain inserted, the last insert into a position winning, and an
+// extract of the struct for each field no insert sets (here field 1,
+// which the chain's first container, a function argument, holds).
+
+// CHECK-LABEL: llvm.func @partial_chain
+// CHECK-SAME:    (%[[S:.*]]: !llvm.struct<(f32, f32, f32)>, %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[C:.*]]: i1)
+// CHECK:         %[[T2:.*]] = llvm.insertvalue %[[Y]], %{{.*}}[0]
+// CHECK:         %[[E1:.*]] = llvm.extractvalue %[[T2]][1]
+// CHECK:         llvm.br ^bb1(%[[Y]], %[[E1]], %[[X]] : f32, f32, f32)
+// CHECK:       ^bb1(%[[A0:.*]]: f32, %[[A1:.*]]: f32, %[[A2:.*]]: f32):
+// CHECK:         llvm.return %[[A1]] : f32
+llvm.func @partial_chain(%s: !llvm.struct<(f32, f32, f32)>, %x: f32, %y: f32, %c: i1) -> f32 {
+  %t0 = llvm.insertvalue %x, %s[0] : !llvm.struct<(f32, f32, f32)>
+  %t1 = llvm.insertvalue %x, %t0[2] : !llvm.struct<(f32, f32, f32)>
+  %t2 = llvm.insertvalue %y, %t1[0] : !llvm.struct<(f32, f32, f32)>
+  llvm.br ^bb1(%t2 : !llvm.struct<(f32, f32, f32)>)
+^bb1(%v: !llvm.struct<(f32, f32, f32)>):
+  %f = llvm.extractvalue %v[1] : !llvm.struct<(f32, f32, f32)>
+  llvm.return %f : f32
 }
