@@ -68,6 +68,12 @@ constexpr StringLiteral kFusedIntoDotAttr = "kgpu.fused_into_dot";
 /// padding takes no shared memory the kernel would otherwise have left.
 constexpr StringLiteral kPaddedRowsAttr = "kgpu.padded_rows";
 
+/// On the builtin.unrealized_conversion_cast that stands for a tensor's
+/// per-thread struct during the conversion (pack): its operands are the
+/// elements. materializePacks turns the ones still used afterwards into an
+/// llvm.insertvalue chain.
+constexpr StringLiteral kPackAttr = "kgpu.pack";
+
 /// State shared by all patterns of one run.
 struct Lowering {
   TargetInfo *target;
@@ -135,10 +141,14 @@ SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
   if (!st)
     return {v};
   unsigned n = st.getBody().size();
+  // A struct another pattern packed: its elements are the pack's operands.
+  if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
+    if (cast->hasAttr(kPackAttr) && cast.getInputs().size() == n)
+      return SmallVector<Value>(cast.getInputs());
   SmallVector<Value> out(n);
-  // A struct another pattern just packed (insertvalues into an undef):
-  // its elements are read off the chain, not extracted again (an op per
-  // element per use that canonicalization would only fold away).
+  // A struct built by insertvalues: its elements are read off the chain,
+  // not extracted again (an op per element per use that canonicalization
+  // would only fold away).
   unsigned found = 0;
   Value cur = v;
   while (auto insert = cur.getDefiningOp<LLVM::InsertValueOp>()) {
@@ -158,16 +168,44 @@ SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
   return out;
 }
 
+/// The struct of `values` (a tensor's elements in a thread). During the
+/// conversion it is one cast op marked kPackAttr, which unpack reads back;
+/// most packs are only ever unpacked, and materializePacks erases those.
+/// The others become the undef + insertvalue chain the struct stands for,
+/// at the same place. (One op here instead of one per element: packs were
+/// a fifth of the conversion's time for matmul_kernel.)
 Value pack(OpBuilder &b, Location loc, Type type, ArrayRef<Value> values) {
   auto st = dyn_cast<LLVM::LLVMStructType>(type);
   if (!st) {
     assert(values.size() == 1 && "scalar packs one value");
     return values.front();
   }
-  Value s = LLVM::UndefOp::create(b, loc, type);
-  for (auto [i, v] : llvm::enumerate(values))
-    s = LLVM::InsertValueOp::create(b, loc, s, v, ArrayRef<int64_t>{int64_t(i)});
-  return s;
+  auto cast = UnrealizedConversionCastOp::create(b, loc, TypeRange{type},
+                                                 ValueRange(values));
+  cast->setAttr(kPackAttr, b.getUnitAttr());
+  return cast.getResult(0);
+}
+
+/// Replaces each pack (kPackAttr cast) by an undef + insertvalue chain
+/// where it is still used, and erases it where not.
+void materializePacks(ModuleOp module) {
+  SmallVector<UnrealizedConversionCastOp> packs;
+  module.walk([&](UnrealizedConversionCastOp cast) {
+    if (cast->hasAttr(kPackAttr))
+      packs.push_back(cast);
+  });
+  for (UnrealizedConversionCastOp cast : packs) {
+    if (!cast->use_empty()) {
+      OpBuilder b(cast);
+      Location loc = cast.getLoc();
+      Value s = LLVM::UndefOp::create(b, loc, cast.getResult(0).getType());
+      for (auto [i, v] : llvm::enumerate(cast.getInputs()))
+        s = LLVM::InsertValueOp::create(b, loc, s, v,
+                                        ArrayRef<int64_t>{int64_t(i)});
+      cast.getResult(0).replaceAllUsesWith(s);
+    }
+    cast.erase();
+  }
 }
 
 RankedTensorType tensorOf(Value v) {
@@ -4931,20 +4969,27 @@ struct KGPUConvertToLLVM
     conversionTarget.addLegalOp<ModuleOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          conversionTarget);
+    // Packs are legal; other casts are the conversion's own business.
+    conversionTarget.addDynamicallyLegalOp<UnrealizedConversionCastOp>(
+        [](Operation *op) -> std::optional<bool> {
+          if (op->hasAttr(kPackAttr))
+            return true;
+          return std::nullopt;
+        });
     if (failed(applyPartialConversion(module, conversionTarget,
                                       std::move(patterns))))
       return signalPassFailure();
+    materializePacks(module);
     eraseDeadPacks(module);
   }
 
-  /// Erases the values nothing uses any more, most of them the struct
-  /// packs (an undef and an insertvalue per element) that each converted
-  /// op leaves for its result, which its users read element by element
-  /// (unpack). They are about half of the ops after the conversion (flex
-  /// attention: 8696 insertvalues in 19475 ops), and every later pass
-  /// would walk them until the canonicalizer erases them. Users come after
-  /// their operands in a block, so one walk from the back erases whole
-  /// chains; only side-effect-free ops go.
+  /// Erases the values nothing uses any more: extracts, constants and
+  /// struct chains left unused once materializePacks has run (unused packs
+  /// themselves, before it about half of the ops after the conversion,
+  /// are gone already: flex attention had 8696 insertvalues in 19475 ops).
+  /// Every later pass would walk them until the canonicalizer erases them.
+  /// Users come after their operands in a block, so one walk from the back
+  /// erases whole chains; only side-effect-free ops go.
   static void eraseDeadPacks(ModuleOp module) {
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
