@@ -154,3 +154,37 @@ TEST_F(KGPULayoutsTest, MmaTf32OperandFragmentsCoverTheTilesOnce) {
 }
 
 } // namespace
+
+/// getNumElemsPerThread counts without building the offsets; it must give
+/// what getElemOffsets holds, for tensors smaller than, equal to and larger
+/// than the layout's tile, and for slices (whose duplicates are dropped).
+TEST_F(KGPULayoutsTest, ElementCountMatchesOffsets) {
+  Attribute blocked = BlockedEncodingAttr::get(&ctx, {1, 4}, {4, 8}, {4, 1},
+                                               {1, 0});
+  Attribute wide = BlockedEncodingAttr::get(&ctx, {2, 2}, {8, 4}, {1, 4},
+                                            {0, 1});
+  Attribute mma = MmaEncodingAttr::get(&ctx, 2, {2, 4}, {16, 8});
+  Attribute mfma = MfmaEncodingAttr::get(&ctx, {2, 2}, {16, 16});
+  const int64_t shapes[][2] = {{1, 1},   {8, 16},  {16, 32},
+                               {64, 64}, {128, 256}, {3, 200}};
+  for (Attribute layout : {blocked, wide, mma, mfma}) {
+    for (const auto &shape : shapes) {
+      EXPECT_EQ(getNumElemsPerThread(layout, shape),
+                getElemOffsets(layout, shape).size())
+          << "shape " << shape[0] << "x" << shape[1];
+      for (unsigned dim = 0; dim < 2; ++dim) {
+        Attribute slice = SliceEncodingAttr::get(&ctx, dim, layout);
+        int64_t sliced[] = {shape[1 - dim]};
+        EXPECT_EQ(getNumElemsPerThread(slice, sliced),
+                  getElemOffsets(slice, sliced).size());
+      }
+    }
+  }
+  // Known values: 4 x 8 lanes and 4 warps of [1, 4] cover a 16x32 tile, so
+  // a 64x64 tensor has 4 x 2 repetitions of 4 elements.
+  int64_t big[] = {64, 64};
+  EXPECT_EQ(getNumElemsPerThread(blocked, big), 32u);
+  // matmul_kernel's 128x256 mma.sync accumulator on [2, 4] warps.
+  int64_t acc[] = {128, 256};
+  EXPECT_EQ(getNumElemsPerThread(mma, acc), 128u);
+}

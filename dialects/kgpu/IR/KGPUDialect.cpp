@@ -336,6 +336,7 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
     int64_t total = 1;
     for (int64_t n : perDim)
       total *= n;
+    result.reserve(total);
     for (int64_t e = 0; e < total; ++e) {
       SmallVector<int64_t> off(rank);
       int64_t rem = e;
@@ -382,7 +383,24 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
 
 unsigned kiln::kgpu::getNumElemsPerThread(Attribute layout,
                                           ArrayRef<int64_t> shape) {
-  return getElemOffsets(layout, shape).size();
+  // The count of getElemOffsets without building the offsets (the SIMT
+  // lowering asks for it for every tensor op); slices drop duplicates, so
+  // they count the offsets themselves.
+  if (isa<SliceEncodingAttr>(layout))
+    return getElemOffsets(layout, shape).size();
+  SmallVector<int64_t> tile = getTileShape(layout);
+  int64_t count = 1;
+  for (unsigned d = 0; d < tile.size(); ++d)
+    count *= std::max<int64_t>(1, llvm::divideCeil(shape[d], tile[d]));
+  if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
+    for (unsigned spt : b.getSizePerThread())
+      count *= spt;
+    return count;
+  }
+  if (isa<MfmaEncodingAttr>(layout))
+    return count * 4;
+  assert(isa<MmaEncodingAttr>(layout) && "a distributed layout");
+  return count * std::size(kMmaV2Elems);
 }
 
 SmallVector<SmallVector<BaseTerm>>
