@@ -29,6 +29,13 @@ machine's load; CPU time mostly does not, so compare the CPU ratios there.
 Each compiler (kiln B too) compiles an unrelated kernel once first (imports,
 page cache).
 
+With --kiln-warm, kiln also runs as Triton does: in a process that has
+compiled before. Each sample is one `kiln compile --repeat 2 --no-cache`
+process (a new MLIR and LLVM context per compile, as an embedding
+compiler does), and the sample is the second compile's "total" from
+timings.json: no process start or exit in it, as none is in Triton's
+time. Column "kiln warm"; JSON side "kiln_warm".
+
 With --cpus LIST (say 2,3) this process, and so Triton's compile and
 ptxas runs and every kiln process it starts, runs on those CPUs only
 (sched_setaffinity), so that all compilers see the same cores.
@@ -138,6 +145,22 @@ class Kiln:
         return wall, cpu, timings
 
 
+class KilnWarm(Kiln):
+    """kiln compiling in a process that has compiled before (--kiln-warm)."""
+
+    def compile(self, ttir, w, s):
+        """The second of two cold compiles in one process: (kiln's clock of
+        that compile in ms, CPU ms of the whole process, its timings.json in
+        ms)."""
+        saved = self.extra
+        self.extra = [*saved, "--repeat", "2"]
+        try:
+            _, cpu, timings = super().compile(ttir, w, s)
+        finally:
+            self.extra = saved
+        return timings["total"], cpu, timings
+
+
 def short(name, width=34):
     return name if len(name) <= width else name[:width - 3] + "..."
 
@@ -160,6 +183,9 @@ def main():
     ap.add_argument("--ab-env", action="append", default=[], metavar="VAR=VALUE",
                     help="also run kiln with this environment (column 'kiln B'), alternating with "
                          "the others: e.g. KILN_PTXAS_EARLY=0 (repeatable)")
+    ap.add_argument("--kiln-warm", action="store_true",
+                    help="also time kiln's second compile in one process (column 'kiln warm'): "
+                         "no process start or exit, as in Triton's in-process time")
     ap.add_argument("--cpus", metavar="LIST",
                     help="run every compiler on these CPUs only (comma-separated numbers, e.g. 2,3)")
     a = ap.parse_args()
@@ -202,6 +228,7 @@ def main():
         if a.ab_env or a.kiln_b:
             kiln_b = Kiln(os.path.abspath(a.kiln_b or a.kiln), a.target, a.kiln_arg, work,
                           dict(kv.split("=", 1) for kv in a.ab_env))
+        kiln_warm = KilnWarm(os.path.abspath(a.kiln), a.target, a.kiln_arg, work) if a.kiln_warm else None
         warm = os.path.join(REPO, "bench", "conformance", "kernels", "cumsum_kernel.ttir")
         if not os.path.exists(warm):
             warm = os.path.join(a.corpus, names[0] + ".ttir")
@@ -227,7 +254,9 @@ def main():
                    "triton_ptxas": no_machine_path(triton.ptxas), "repeats": a.repeats,
                    "rows": [{"kernel": r["kernel"], "num_warps": r["num_warps"], "num_stages": r["num_stages"],
                              **{side: [{"wall_ms": x[0], "cpu_ms": x[1], "stages_ms": x[2]} for x in r[side]]
-                                for side in ("triton", "kiln", "kiln_b")}} for r in rows],
+                                for side in ("triton", "kiln", "kiln_b", "kiln_warm")}} for r in rows],
+                   "kiln_warm": ("kiln_warm: wall_ms is kiln's clock ('total') of the second of two "
+                                 "compiles in one `kiln compile --repeat 2` process") if kiln_warm else None,
                    "kiln_b_env": a.ab_env, "kiln_b": a.kiln_b and no_machine_path(a.kiln_b), "cpus": cpus,
                    "skipped": [{"kernel": n, "why": w} for n, w in skipped]}
             if partial:
@@ -238,8 +267,10 @@ def main():
         for name in names:
             ttir = os.path.join(a.corpus, name + ".ttir")
             w, s = options_of(ttir)
-            row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": [], "kiln_b": []}
-            sides = (("triton", triton), ("kiln", kiln)) + ((("kiln_b", kiln_b),) if kiln_b else ())
+            row = {"kernel": name, "num_warps": w, "num_stages": s, "triton": [], "kiln": [], "kiln_b": [],
+                   "kiln_warm": []}
+            sides = ((("triton", triton), ("kiln", kiln)) + ((("kiln_b", kiln_b),) if kiln_b else ())
+                     + ((("kiln_warm", kiln_warm),) if kiln_warm else ()))
             try:
                 for rep in range(a.repeats):
                     # The order rotates every repeat (use a multiple of the
@@ -263,14 +294,20 @@ def main():
             tw, tc = median([x[0] for x in row["triton"]]), median([x[1] for x in row["triton"]])
             kw, kc = median([x[0] for x in row["kiln"]]), median([x[1] for x in row["kiln"]])
             bw = f", kiln B {median([x[0] for x in row['kiln_b']]):.1f} ms" if kiln_b else ""
+            if kiln_warm:
+                ww = median([x[0] for x in row["kiln_warm"]])
+                bw += f", kiln warm {ww:.1f} ms ({ww / tw:.2f}x)"
             print(f"  {short(name)}: Triton {tw:.1f} ms, kiln {kw:.1f} ms (wall {kw / tw:.2f}x, CPU {kc / tc:.2f}x){bw}",
                   flush=True)
 
         b_desc = " ".join(([f"binary {a.kiln_b}"] if a.kiln_b else []) + a.ab_env)
         b_head = f" kiln B wall ({b_desc}) | B/Triton wall |" if kiln_b else ""
+        if kiln_warm:
+            b_head += " kiln warm | warm/Triton |"
         print("\n| kernel | W/S | Triton wall | kiln wall | kiln in-process | kiln/Triton wall "
               "| Triton CPU | kiln CPU | kiln/Triton CPU |" + b_head)
-        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if kiln_b else ""))
+        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if kiln_b else "")
+              + ("---|---|" if kiln_warm else ""))
         for r in rows:
             tw, tc = median([x[0] for x in r["triton"]]), median([x[1] for x in r["triton"]])
             kw, kc = median([x[0] for x in r["kiln"]]), median([x[1] for x in r["kiln"]])
@@ -279,6 +316,9 @@ def main():
             if kiln_b:
                 bw = median([x[0] for x in r["kiln_b"]])
                 b = f" {bw:.1f} | {bw / tw:.2f} |"
+            if kiln_warm:
+                ww = median([x[0] for x in r["kiln_warm"]])
+                b += f" {ww:.1f} | {ww / tw:.2f} |"
             print(f"| {short(r['kernel'])} | {r['num_warps']}/{r['num_stages']} | {tw:.1f} | {kw:.1f} | {kt:.1f} "
                   f"| {kw / tw:.2f} | {tc:.1f} | {kc:.1f} | {kc / tc:.2f} |" + b)
         print("\nStage times (median, ms, wall):\n")
