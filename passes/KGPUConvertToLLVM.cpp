@@ -11,6 +11,7 @@
 
 #include "passes/AxisInfo.h"
 #include "passes/FloatConversions.h"
+#include "passes/LLVMStructChains.h"
 #include "passes/Passes.h"
 #include "passes/TargetInfo.h"
 #include "passes/TensorCoreDots.h"
@@ -145,24 +146,12 @@ SmallVector<Value> unpack(OpBuilder &b, Location loc, Value v) {
   if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
     if (cast->hasAttr(kPackAttr) && cast.getInputs().size() == n)
       return SmallVector<Value>(cast.getInputs());
-  SmallVector<Value> out(n);
   // A struct built by insertvalues: its elements are read off the chain,
   // not extracted again (an op per element per use that canonicalization
   // would only fold away).
-  unsigned found = 0;
-  Value cur = v;
-  while (auto insert = cur.getDefiningOp<LLVM::InsertValueOp>()) {
-    ArrayRef<int64_t> pos = insert.getPosition();
-    if (pos.size() != 1 || pos[0] < 0 || pos[0] >= int64_t(n))
-      break;
-    if (!out[pos[0]]) {
-      out[pos[0]] = insert.getValue();
-      ++found;
-    }
-    cur = insert.getContainer();
-  }
+  SmallVector<Value> out = insertChainFields(v, n);
   // Positions the chain does not set hold what its first container holds.
-  for (unsigned i = 0; i < n && found < n; ++i)
+  for (unsigned i = 0; i < n; ++i)
     if (!out[i])
       out[i] = LLVM::ExtractValueOp::create(b, loc, v, ArrayRef<int64_t>{i});
   return out;

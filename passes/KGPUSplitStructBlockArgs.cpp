@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/LLVMStructChains.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -62,34 +63,6 @@ FailureOr<SmallVector<Edge>> incomingEdges(Block &block) {
   return edges;
 }
 
-/// The value each of the `n` fields of `whole` holds where `whole` is a
-/// chain of llvm.insertvalue ops (the shape the SIMT lowering packs a
-/// tensor into): the last insert into each position. Null for a position
-/// no insert of the chain sets.
-///
-/// An edge passes these values instead of an llvm.extractvalue per field,
-/// which the canonicalizer would only fold back to them. Folding them there
-/// costs time quadratic in the field count: each fold changes an operand
-/// of the branch, which then goes back on the canonicalizer's worklist and
-/// matches all its operands again (matmul_kernel's loop branches carry 226
-/// values).
-SmallVector<Value> fieldsFromChain(Value whole, unsigned n) {
-  SmallVector<Value> out(n);
-  unsigned found = 0;
-  auto insert = whole.getDefiningOp<LLVM::InsertValueOp>();
-  for (; insert && found < n;
-       insert = insert.getContainer().getDefiningOp<LLVM::InsertValueOp>()) {
-    ArrayRef<int64_t> pos = insert.getPosition();
-    if (pos.size() != 1 || pos[0] < 0 || pos[0] >= int64_t(n))
-      break;
-    if (!out[pos[0]]) {
-      out[pos[0]] = insert.getValue();
-      ++found;
-    }
-  }
-  return out;
-}
-
 /// Replaces argument `index` of `block` (of type `st`) by one argument per
 /// field, appended at the end of the argument list.
 void splitArgument(Block &block, unsigned index, LLVM::LLVMStructType st,
@@ -109,7 +82,11 @@ void splitArgument(Block &block, unsigned index, LLVM::LLVMStructType st,
     SuccessorOperands operands = edge.branch.getSuccessorOperands(edge.successor);
     Value whole = operands[index];
     OpBuilder b(edge.branch);
-    SmallVector<Value> parts = fieldsFromChain(whole, fields.size());
+    // The values of an insertvalue chain, not extracts of it: folding
+    // those costs the canonicalizer time quadratic in the field count
+    // (each fold puts the branch, with all its operands, back on its
+    // worklist; matmul_kernel's loop branches carry 226 values).
+    SmallVector<Value> parts = insertChainFields(whole, fields.size());
     for (int64_t k = 0, e = fields.size(); k < e; ++k)
       if (!parts[k])
         parts[k] = LLVM::ExtractValueOp::create(b, edge.branch.getLoc(), whole,
