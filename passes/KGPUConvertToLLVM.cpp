@@ -4318,6 +4318,14 @@ struct KGPUConvertToLLVM
     // A tensor-core layout of the other vendor (kgpu-assign-layouts run
     // with another target's mma-version) has no lowering here.
     WalkResult foreign = module.walk([&](Operation *op) {
+      // kgpu.pack marks the conversion's own struct packs
+      // (materializePacks); the input must not carry it.
+      if (op->hasAttr(kPackAttr)) {
+        op->emitError() << "the attribute '" << kPackAttr
+                        << "' is reserved for kgpu-convert-to-llvm's own "
+                           "struct packs; the input must not carry it";
+        return WalkResult::interrupt();
+      }
       for (Type t : op->getResultTypes()) {
         auto tensor = dyn_cast<RankedTensorType>(t);
         if (!tensor)

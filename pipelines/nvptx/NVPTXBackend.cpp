@@ -169,8 +169,10 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   auto bitcode = std::make_shared<llvm::SmallVector<char, 0>>();
   {
     llvm::raw_svector_ostream bos(*bitcode);
+    // Use-list order kept: the printer lists each block's predecessors
+    // (`; preds = ...`) in that order.
     llvm::WriteBitcodeToFile(**llvmModule, bos,
-                             /*ShouldPreserveUseListOrder=*/false);
+                             /*ShouldPreserveUseListOrder=*/true);
   }
   std::future<llvm::Expected<std::string>> llvmIRText = std::async(
       std::launch::async,

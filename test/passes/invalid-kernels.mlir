@@ -90,3 +90,15 @@ tt.func public @entry(%a: i32) {
   tt.call @rec(%a) : (i32) -> ()
   tt.return
 }
+
+// -----
+
+// kgpu.pack marks kgpu-convert-to-llvm's own struct packs; input that
+// carries it is rejected by name, not taken for one of them.
+tt.func public @forged_pack(%out: !tt.ptr<i32>, %n: i32) {
+  // expected-error @+1 {{the attribute 'kgpu.pack' is reserved for kgpu-convert-to-llvm's own struct packs; the input must not carry it}}
+  %m = "builtin.unrealized_conversion_cast"(%n, %n) {kgpu.pack} : (i32, i32) -> i64
+  %t = arith.trunci %m : i64 to i32
+  tt.store %out, %t : !tt.ptr<i32>
+  tt.return
+}
