@@ -153,8 +153,6 @@ TEST_F(KGPULayoutsTest, MmaTf32OperandFragmentsCoverTheTilesOnce) {
   }
 }
 
-} // namespace
-
 /// getNumElemsPerThread counts without building the offsets; it must give
 /// what getElemOffsets holds, for tensors smaller than, equal to and larger
 /// than the layout's tile, and for slices (whose duplicates are dropped).
@@ -188,3 +186,5 @@ TEST_F(KGPULayoutsTest, ElementCountMatchesOffsets) {
   int64_t acc[] = {128, 256};
   EXPECT_EQ(getNumElemsPerThread(mma, acc), 128u);
 }
+
+} // namespace

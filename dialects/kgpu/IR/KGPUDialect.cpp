@@ -323,16 +323,26 @@ SmallVector<int64_t> kiln::kgpu::getTileShape(Attribute layout) {
   return tile;
 }
 
+/// How many times the layout's tile repeats along each dimension of a
+/// tensor of `shape` (at least once: a tensor smaller than the tile is
+/// replicated in it). Not for slice layouts.
+static SmallVector<int64_t> tileRepetitions(Attribute layout,
+                                            ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> reps = getTileShape(layout);
+  for (unsigned d = 0; d < reps.size(); ++d)
+    reps[d] = std::max<int64_t>(1, llvm::divideCeil(shape[d], reps[d]));
+  return reps;
+}
+
 SmallVector<SmallVector<int64_t>>
 kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
   SmallVector<SmallVector<int64_t>> result;
   if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
     unsigned rank = b.getRank();
-    SmallVector<int64_t> perDim(rank), tile = getTileShape(layout);
-    for (unsigned d = 0; d < rank; ++d) {
-      int64_t reps = std::max<int64_t>(1, llvm::divideCeil(shape[d], tile[d]));
-      perDim[d] = b.getSizePerThread()[d] * reps;
-    }
+    SmallVector<int64_t> perDim = tileRepetitions(layout, shape),
+                         tile = getTileShape(layout);
+    for (unsigned d = 0; d < rank; ++d)
+      perDim[d] *= b.getSizePerThread()[d];
     int64_t total = 1;
     for (int64_t n : perDim)
       total *= n;
@@ -351,9 +361,9 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
     return result;
   }
   if (isa<MfmaEncodingAttr>(layout)) {
-    SmallVector<int64_t> tile = getTileShape(layout);
-    int64_t repM = std::max<int64_t>(1, llvm::divideCeil(shape[0], tile[0]));
-    int64_t repN = std::max<int64_t>(1, llvm::divideCeil(shape[1], tile[1]));
+    SmallVector<int64_t> tile = getTileShape(layout),
+                         reps = tileRepetitions(layout, shape);
+    int64_t repM = reps[0], repN = reps[1];
     for (int64_t m = 0; m < repM; ++m)
       for (int64_t n = 0; n < repN; ++n)
         for (int64_t i = 0; i < 4; ++i)
@@ -361,9 +371,9 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
     return result;
   }
   if (isa<MmaEncodingAttr>(layout)) {
-    SmallVector<int64_t> tile = getTileShape(layout);
-    int64_t repM = std::max<int64_t>(1, llvm::divideCeil(shape[0], tile[0]));
-    int64_t repN = std::max<int64_t>(1, llvm::divideCeil(shape[1], tile[1]));
+    SmallVector<int64_t> tile = getTileShape(layout),
+                         reps = tileRepetitions(layout, shape);
+    int64_t repM = reps[0], repN = reps[1];
     for (int64_t m = 0; m < repM; ++m)
       for (int64_t n = 0; n < repN; ++n)
         for (const auto &e : kMmaV2Elems)
@@ -388,10 +398,9 @@ unsigned kiln::kgpu::getNumElemsPerThread(Attribute layout,
   // they count the offsets themselves.
   if (isa<SliceEncodingAttr>(layout))
     return getElemOffsets(layout, shape).size();
-  SmallVector<int64_t> tile = getTileShape(layout);
   int64_t count = 1;
-  for (unsigned d = 0; d < tile.size(); ++d)
-    count *= std::max<int64_t>(1, llvm::divideCeil(shape[d], tile[d]));
+  for (int64_t reps : tileRepetitions(layout, shape))
+    count *= reps;
   if (auto b = dyn_cast<BlockedEncodingAttr>(layout)) {
     for (unsigned spt : b.getSizePerThread())
       count *= spt;
