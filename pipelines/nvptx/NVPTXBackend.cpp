@@ -166,9 +166,9 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   // re-derives intrinsic declarations' attributes from LLVM's intrinsic
   // tables.
   StageTimer codegenTimer;
-  auto bitcode = std::make_shared<llvm::SmallVector<char, 0>>();
+  llvm::SmallVector<char, 0> bitcode;
   {
-    llvm::raw_svector_ostream bos(*bitcode);
+    llvm::raw_svector_ostream bos(bitcode);
     // Use-list order kept: the printer lists each block's predecessors
     // (`; preds = ...`) in that order.
     llvm::WriteBitcodeToFile(**llvmModule, bos,
@@ -176,13 +176,14 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   }
   std::future<llvm::Expected<std::string>> llvmIRText = std::async(
       std::launch::async,
-      [bitcode, id = (*llvmModule)->getModuleIdentifier()]()
+      [bitcode = std::move(bitcode),
+       id = (*llvmModule)->getModuleIdentifier()]()
           -> llvm::Expected<std::string> {
         llvm::LLVMContext textContext;
         llvm::Expected<std::unique_ptr<llvm::Module>> copy =
             llvm::parseBitcodeFile(
                 llvm::MemoryBufferRef(
-                    llvm::StringRef(bitcode->data(), bitcode->size()), id),
+                    llvm::StringRef(bitcode.data(), bitcode.size()), id),
                 textContext);
         if (!copy)
           return makeError("cannot read back the optimized module to print "
