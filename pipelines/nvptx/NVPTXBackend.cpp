@@ -148,7 +148,8 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
   }
 
   StageTimer optimizeTimer;
-  if (llvm::Error err = optimizeModule(**llvmModule, **tm, options.optLevel))
+  if (llvm::Error err = optimizeModule(**llvmModule, **tm, options.optLevel,
+                                       omittedO3PassRuns()))
     return std::move(err);
   result.timings.optimizeUs = optimizeTimer.elapsedUs();
   for (const llvm::Function &function : **llvmModule)

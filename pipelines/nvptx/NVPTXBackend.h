@@ -16,6 +16,7 @@
 #ifndef KILN_PIPELINES_NVPTX_NVPTXBACKEND_H
 #define KILN_PIPELINES_NVPTX_NVPTXBACKEND_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -197,14 +198,46 @@ llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef libdevicePath,
 void prepareModuleForNVPTX(llvm::Module &module, llvm::TargetMachine &tm,
                            bool ftz);
 
-/// Runs LLVM's default per-module pipeline at `optLevel` (O0-O3) for `tm`.
+/// A pass run that kiln leaves out of an LLVM pipeline: `pass` names the
+/// pass (see omittedO3PassRuns and omittedCodegenPassRuns for which name);
+/// `run` 0 means every run of it, n > 0 the n-th run on one function
+/// (module passes: on the module), counting in pipeline order from 1.
+struct OmittedPassRun {
+  llvm::StringRef pass;
+  unsigned run;
+};
+
+/// The runs of LLVM 22's default<O3> that kiln's NVPTX compiles leave out,
+/// by new-pass-manager class name ("InstCombinePass"): on kiln's IR they
+/// change nothing. Each was dropped alone, and then all
+/// together, over the 21 corpus kernels and the 178 of bench/conformance
+/// (--target sm_90a): the PTX came out byte-identical to the full O3's
+/// (docs/BENCHMARKS.md, twenty-first session).
+llvm::ArrayRef<OmittedPassRun> omittedO3PassRuns();
+
+/// Runs LLVM's default per-module pipeline at `optLevel` (O0-O3) for `tm`,
+/// without the pass runs in `omit` (optional passes only: LLVM runs a
+/// required one regardless). `omitted`, if given, receives "Pass#run" for
+/// each run that was left out, in order.
 llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
-                           int optLevel);
+                           int optLevel,
+                           llvm::ArrayRef<OmittedPassRun> omit = {},
+                           std::vector<std::string> *omitted = nullptr);
+
+/// The NVPTX codegen pass runs (legacy pass manager; `pass` is the name
+/// LLVM's OptPassGate is asked with: "sroa", "opt-phis", ..., and `run`
+/// counts per function) that emitPTX leaves out: on kiln's IR they change
+/// nothing. Each was left out alone, and then all together, over the same
+/// 199 files: byte-identical PTX.
+llvm::ArrayRef<OmittedPassRun> omittedCodegenPassRuns();
 
 /// Emits `module` as PTX text with `tm` (the module is consumed by codegen:
-/// do not reuse it afterwards; compileToCubin() gives it a bitcode copy).
-llvm::Expected<std::string> emitPTX(llvm::Module &module,
-                                    llvm::TargetMachine &tm);
+/// do not reuse it afterwards; compileToCubin() gives it a bitcode copy),
+/// without the pass runs in omittedCodegenPassRuns(). `omitted`, if given,
+/// receives "pass#run" for each run left out, in order.
+llvm::Expected<std::string>
+emitPTX(llvm::Module &module, llvm::TargetMachine &tm,
+        std::vector<std::string> *omitted = nullptr);
 
 //===----------------------------------------------------------------------===//
 // CUDA toolkit: ptxas and libdevice (NVPTXToolchain.cpp)

@@ -14,7 +14,9 @@
 
 #include "pipelines/common/Error.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -23,6 +25,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
+#include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -39,6 +43,7 @@
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SeparateConstOffsetFromGEP.h"
 
+#include <map>
 #include <mutex>
 
 extern "C" {
@@ -378,7 +383,52 @@ Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
 /// their O3 time sums to 5.5% less.
 constexpr unsigned kLicmPromotionAccessCap = 64;
 
-Error optimizeModule(Module &module, TargetMachine &tm, int optLevel) {
+namespace {
+
+/// Whether the `run`-th run of `pass` is one that `omit` lists; if so and
+/// `omitted` is given, appends "pass#run" to it.
+bool isOmittedRun(ArrayRef<OmittedPassRun> omit, StringRef pass, unsigned run,
+                  std::vector<std::string> *omitted) {
+  for (const OmittedPassRun &o : omit) {
+    if (o.pass != pass || (o.run != 0 && o.run != run))
+      continue;
+    if (omitted)
+      omitted->push_back((pass + "#" + Twine(run)).str());
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+ArrayRef<OmittedPassRun> omittedO3PassRuns() {
+  // Each was left out alone, then all together (docs/BENCHMARKS.md,
+  // twenty-first session). `opt -time-passes` on the build machine, the
+  // unoptimized IR of matmul_kernel / flex attention: DSE 6.2 / 2.5 ms (it
+  // checks every shared-memory store against the later accesses and removes
+  // none), called-value propagation 1.1 / 3.2 ms (kiln kernels make no
+  // indirect calls), the 5th and 6th InstCombine 2.3-2.6 / 6.6-7.1 ms each
+  // (the last one of the function simplification pipeline and the first one
+  // after it). Leaving out the 7th as well changed one file's PTX, the 4th
+  // or the 8th alone three.
+  static const OmittedPassRun runs[] = {
+      {"CalledValuePropagationPass", 0},
+      {"DSEPass", 0},
+      {"BDCEPass", 0},
+      {"ADCEPass", 0},
+      {"InstSimplifyPass", 0},
+      {"TailCallElimPass", 0},
+      {"ConstraintEliminationPass", 0},
+      {"CorrelatedValuePropagationPass", 2},
+      {"InstCombinePass", 5},
+      {"InstCombinePass", 6},
+  };
+  return runs;
+}
+
+Error optimizeModule(Module &module, TargetMachine &tm, int optLevel,
+                     ArrayRef<OmittedPassRun> omit,
+                     std::vector<std::string> *omitted) {
   DiagnosticCollector diagnostics(module.getContext());
   LoopAnalysisManager lam;
   FunctionAnalysisManager fam;
@@ -388,7 +438,24 @@ Error optimizeModule(Module &module, TargetMachine &tm, int optLevel) {
   // start, address-space inference, ...).
   PipelineTuningOptions tuning;
   tuning.LicmMssaNoAccForPromotionCap = kLicmPromotionAccessCap;
-  PassBuilder builder(&tm, tuning);
+  // Leaves out the runs in `omit`: the n-th run of a pass is counted per
+  // function or module it runs on (loop and CGSCC passes, which no list
+  // names, per pipeline).
+  PassInstrumentationCallbacks instrumentation;
+  DenseMap<std::pair<const void *, StringRef>, unsigned> runCounts;
+  if (!omit.empty())
+    instrumentation.registerShouldRunOptionalPassCallback(
+        [&](StringRef pass, Any ir) {
+          const void *unit = nullptr;
+          if (const auto *f = llvm::any_cast<const Function *>(&ir))
+            unit = *f;
+          else if (const auto *m = llvm::any_cast<const Module *>(&ir))
+            unit = *m;
+          unsigned run = ++runCounts[{unit, pass}];
+          return !isOmittedRun(omit, pass, run, omitted);
+        });
+  PassBuilder builder(&tm, tuning, std::nullopt,
+                      omit.empty() ? nullptr : &instrumentation);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -429,8 +496,59 @@ Error optimizeModule(Module &module, TargetMachine &tm, int optLevel) {
   return diagnostics.takeError("optimize");
 }
 
-Expected<std::string> emitPTX(Module &module, TargetMachine &tm) {
+ArrayRef<OmittedPassRun> omittedCodegenPassRuns() {
+  // Of what NVPTX's pass configuration adds at CodeGenOptLevel::Default:
+  // SROA, constant hoisting and the GEP offset split find nothing that
+  // optimizeModule (which ends with that split) left; the two EarlyCSE runs
+  // around nary reassociation find nothing that the third (where
+  // CodeGenOptLevel::Aggressive runs GVN) does not; the three machine
+  // passes change nothing in kiln's machine code. Leaving out speculative
+  // execution or all three EarlyCSE runs changed two files' PTX.
+  static const OmittedPassRun runs[] = {
+      {"sroa", 0},
+      {"separate-const-offset-from-gep", 0},
+      {"early-cse", 1},
+      {"early-cse", 2},
+      {"Canonicalize Freeze Instructions in Loops", 0},
+      {"consthoist", 0},
+      {"early-tailduplication", 0},
+      {"opt-phis", 0},
+      {"dead-mi-elimination", 0},
+  };
+  return runs;
+}
+
+namespace {
+
+/// Tells LLVM's legacy passes (FunctionPass::skipFunction and the machine
+/// passes' equivalent) not to run the pass runs in omittedCodegenPassRuns().
+/// Runs are counted per pass name and IR unit description.
+class CodegenPassGate final : public OptPassGate {
+public:
+  explicit CodegenPassGate(std::vector<std::string> *omitted)
+      : omitted(omitted) {}
+  bool shouldRunPass(StringRef pass, StringRef ir) const override {
+    unsigned run = ++runs[(pass + "\n" + ir).str()];
+    return !isOmittedRun(omittedCodegenPassRuns(), pass, run, omitted);
+  }
+  bool isEnabled() const override { return true; }
+
+private:
+  std::vector<std::string> *omitted;
+  mutable std::map<std::string, unsigned> runs;
+};
+
+} // namespace
+
+Expected<std::string> emitPTX(Module &module, TargetMachine &tm,
+                              std::vector<std::string> *omitted) {
   DiagnosticCollector diagnostics(module.getContext());
+  LLVMContext &context = module.getContext();
+  OptPassGate &previousGate = context.getOptPassGate();
+  CodegenPassGate gate(omitted);
+  context.setOptPassGate(gate);
+  auto restoreGate =
+      llvm::make_scope_exit([&] { context.setOptPassGate(previousGate); });
   SmallString<0> ptx;
   {
     raw_svector_ostream os(ptx);

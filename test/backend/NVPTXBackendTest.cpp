@@ -15,6 +15,13 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -186,6 +193,105 @@ TEST_F(CompileTest, BadTargetFailsBeforeTranslation) {
   llvm::Expected<NVPTXCompileResult> result = compileToCubin(*module, options);
   ASSERT_FALSE(result);
   EXPECT_THAT(errorText(result.takeError()), HasSubstr("unknown target 'sm_13'"));
+}
+
+// A kernel with a loop, so that the loop passes of both pipelines run.
+constexpr const char *kLoopKernelIR = R"ll(
+define ptx_kernel void @k(ptr addrspace(1) %p, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %idx = sext i32 %i to i64
+  %q = getelementptr float, ptr addrspace(1) %p, i64 %idx
+  %v = load float, ptr addrspace(1) %q, align 4
+  %w = fadd float %v, 1.0
+  store float %w, ptr addrspace(1) %q, align 4
+  %i.next = add nsw i32 %i, 1
+  %c = icmp slt i32 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+)ll";
+
+/// Expects `omitted` ("pass#run" entries) to hold each run `runs` lists
+/// (for run 0: some run of that pass) and nothing else. A listed run that
+/// was never left out no longer exists in LLVM's pipeline.
+void expectOmitted(llvm::ArrayRef<OmittedPassRun> runs,
+                   const std::vector<std::string> &omitted) {
+  for (const OmittedPassRun &run : runs) {
+    std::string prefix = (run.pass + "#").str();
+    bool found = llvm::any_of(omitted, [&](const std::string &entry) {
+      return run.run == 0 ? llvm::StringRef(entry).starts_with(prefix)
+                          : entry == prefix + std::to_string(run.run);
+    });
+    EXPECT_TRUE(found) << run.pass.str() << " run " << run.run
+                       << " was never left out: no such pass run in LLVM's "
+                          "pipeline any more?";
+  }
+  for (const std::string &entry : omitted) {
+    llvm::StringRef name = llvm::StringRef(entry).rsplit('#').first;
+    unsigned n = 0;
+    llvm::StringRef(entry).rsplit('#').second.getAsInteger(10, n);
+    EXPECT_TRUE(llvm::any_of(runs, [&](const OmittedPassRun &run) {
+      return run.pass == name && (run.run == 0 || run.run == n);
+    })) << entry << " was left out but is not listed";
+  }
+}
+
+/// kLoopKernelIR parsed and prepared for an sm_90a target machine.
+class LLVMPipelines : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> created =
+        createNVPTXTargetMachine("sm_90a", 80, 3);
+    ASSERT_TRUE(static_cast<bool>(created)) << errorText(created.takeError());
+    tm = std::move(*created);
+    llvm::SMDiagnostic diagnostic;
+    module = llvm::parseAssemblyString(kLoopKernelIR, diagnostic, context);
+    ASSERT_TRUE(module) << diagnostic.getMessage().str();
+    prepareModuleForNVPTX(*module, *tm, /*ftz=*/false);
+  }
+  std::unique_ptr<llvm::TargetMachine> tm;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+};
+
+TEST_F(LLVMPipelines, LeaveOutExactlyTheListedPassRuns) {
+
+  // Of the kernel's InstCombine runs, the fifth and sixth only.
+  std::vector<std::string> omitted;
+  ASSERT_FALSE(errorText(optimizeModule(*module, *tm, 3, omittedO3PassRuns(),
+                                        &omitted))
+                   .size());
+  expectOmitted(omittedO3PassRuns(), omitted);
+  EXPECT_EQ(llvm::count(omitted, "InstCombinePass#5"), 1);
+  EXPECT_EQ(llvm::count(omitted, "InstCombinePass#6"), 1);
+  EXPECT_EQ(llvm::count_if(omitted,
+                           [](const std::string &entry) {
+                             return llvm::StringRef(entry).starts_with(
+                                 "InstCombinePass#");
+                           }),
+            2);
+
+  std::vector<std::string> skipped;
+  llvm::Expected<std::string> ptx = emitPTX(*module, *tm, &skipped);
+  ASSERT_TRUE(static_cast<bool>(ptx)) << errorText(ptx.takeError());
+  EXPECT_THAT(*ptx, HasSubstr(".visible .entry k("));
+  expectOmitted(omittedCodegenPassRuns(), skipped);
+  EXPECT_EQ(llvm::count(skipped, "early-cse#1"), 1);
+  EXPECT_EQ(llvm::count(skipped, "early-cse#2"), 1);
+  EXPECT_EQ(llvm::count(skipped, "early-cse#3"), 0);
+  // The gate is the context's only while codegen runs.
+  EXPECT_FALSE(context.getOptPassGate().isEnabled());
+}
+
+TEST_F(LLVMPipelines, NothingOmittedWithoutAList) {
+  std::vector<std::string> omitted;
+  ASSERT_FALSE(
+      errorText(optimizeModule(*module, *tm, 3, {}, &omitted)).size());
+  EXPECT_TRUE(omitted.empty());
 }
 
 } // namespace
