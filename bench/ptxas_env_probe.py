@@ -7,13 +7,16 @@ machine it runs, what each tunable does to ptxas alone, so that the choice
 can be checked where the benchmarks run (the GPU machine is a microVM whose
 memory grows as it is touched):
 
-    python3 bench/ptxas_env_probe.py [--ptxas PATH] [--repeats N] [--arch sm_90a] FILE.ptx ...
+    python3 bench/ptxas_env_probe.py [--ptxas PATH] [--repeats N] [--arch sm_90a]
+        [--preload NAME=LIB ...] FILE.ptx ...
 
 Each repeat runs every (file, variant) once (--variants picks some), in a rotating order, as a new
 ptxas process (`ptxas -arch=ARCH -O3 -v -o TMP.cubin FILE`); prints min /
 median / max wall ms per file and variant, and, with --json, every sample.
 The cubins of all variants are compared byte for byte (a tunable must not
-change the output).
+change the output). --preload NAME=LIB adds a variant NAME: kiln's
+tunables with LIB LD_PRELOADed (another malloc, e.g. Debian's
+libjemalloc.so.2 or libmimalloc.so.2, carried to the GPU machine).
 """
 import argparse
 import json
@@ -31,7 +34,11 @@ VARIANTS = {
     "hugetlb=1": "glibc.malloc.hugetlb=1",
     "top_pad=64M": "glibc.malloc.top_pad=67108864",
     "top_pad=16M": "glibc.malloc.top_pad=16777216",
+    "thresholds trim 1G, mmap 32M + kiln's": (
+        "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864"
+        ":glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432"),
 }
+KILN_TUNABLES = VARIANTS["kiln (hugetlb=1, top_pad=64M)"]
 
 
 def main():
@@ -44,6 +51,8 @@ def main():
     ap.add_argument("--variants", help="comma-separated variant names to run "
                     "(each matches the variant whose name starts with it; "
                     "default: all): e.g. plain,kiln")
+    ap.add_argument("--preload", action="append", default=[], metavar="NAME=LIB",
+                    help="add variant NAME: kiln's tunables with LIB in LD_PRELOAD")
     a = ap.parse_args()
     if a.repeats < 1:
         ap.error(f"--repeats must be at least 1, got {a.repeats}")
@@ -58,6 +67,16 @@ def main():
         out_dir = os.path.dirname(os.path.abspath(a.json))
         if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
             ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
+    preloads = {}
+    for spec in a.preload:
+        name, sep, lib = spec.partition("=")
+        if not sep or not name or not lib:
+            ap.error(f"--preload takes NAME=LIB, got '{spec}'")
+        if not os.path.isfile(lib):
+            ap.error(f"--preload {name}: not a file: {lib}")
+        if name in VARIANTS or name in preloads:
+            ap.error(f"--preload: variant '{name}' given twice")
+        preloads[name] = os.path.abspath(lib)
     variants = list(VARIANTS)
     if a.variants:
         variants = []
@@ -67,6 +86,7 @@ def main():
                 ap.error(f"--variants: '{want}' matches {len(found)} of "
                          f"{', '.join(VARIANTS)}")
             variants += found
+    variants += list(preloads)
     work = tempfile.mkdtemp(prefix="ptxas-env-")
     samples = {(f, v): [] for f in a.ptx for v in variants}
     cubins = {}
@@ -77,7 +97,10 @@ def main():
             for i in range(len(keys)):
                 f, v = keys[(i + r) % len(keys)]
                 env = dict(base)
-                if VARIANTS[v]:
+                if v in preloads:
+                    env["GLIBC_TUNABLES"] = KILN_TUNABLES
+                    env["LD_PRELOAD"] = preloads[v]
+                elif VARIANTS[v]:
                     env["GLIBC_TUNABLES"] = VARIANTS[v]
                 out = os.path.join(work, "out.cubin")
                 t0 = time.perf_counter()
@@ -100,6 +123,7 @@ def main():
         if a.json:
             with open(a.json, "w") as j:
                 json.dump({"ptxas": a.ptxas, "arch": a.arch, "variants": VARIANTS,
+                           "preloads": preloads,
                            "samples": [{"ptx": f, "variant": v, "wall_ms": xs}
                                        for (f, v), xs in samples.items()]}, j, indent=1)
     finally:
