@@ -209,10 +209,10 @@ struct OmittedPassRun {
 
 /// The runs of LLVM 22's default<O3> that kiln's NVPTX compiles leave out,
 /// by new-pass-manager class name ("InstCombinePass"): on kiln's IR they
-/// change nothing. Each was dropped alone, and then all
-/// together, over the 21 corpus kernels and the 178 of bench/conformance
-/// (--target sm_90a): the PTX came out byte-identical to the full O3's
-/// (docs/BENCHMARKS.md, twenty-first session).
+/// change nothing. Each was dropped alone, and then all together, over the
+/// 21 corpus kernels and the 178 of bench/conformance (--target sm_90a):
+/// the PTX came out byte-identical to the full O3's (docs/BENCHMARKS.md,
+/// twenty-first session).
 llvm::ArrayRef<OmittedPassRun> omittedO3PassRuns();
 
 /// Runs LLVM's default per-module pipeline at `optLevel` (O0-O3) for `tm`,

@@ -14,7 +14,6 @@
 
 #include "pipelines/common/Error.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -385,19 +384,34 @@ constexpr unsigned kLicmPromotionAccessCap = 64;
 
 namespace {
 
-/// Whether the `run`-th run of `pass` is one that `omit` lists; if so and
-/// `omitted` is given, appends "pass#run" to it.
-bool isOmittedRun(ArrayRef<OmittedPassRun> omit, StringRef pass, unsigned run,
-                  std::vector<std::string> *omitted) {
-  for (const OmittedPassRun &o : omit) {
-    if (o.pass != pass || (o.run != 0 && o.run != run))
-      continue;
-    if (omitted)
-      omitted->push_back((pass + "#" + Twine(run)).str());
+/// Counts the runs of each pass per IR unit and tells whether a run is one
+/// that `omit` lists; if so and `omitted` is given, appends "pass#run" to
+/// it. Both pipelines' filters (optimizeModule's instrumentation callback,
+/// emitPTX's OptPassGate) are one of these.
+class PassRunFilter {
+public:
+  PassRunFilter(ArrayRef<OmittedPassRun> omit,
+                std::vector<std::string> *omitted)
+      : omit(omit), omitted(omitted) {}
+
+  /// Whether the next run of `pass` on the IR unit named `unit` runs.
+  bool shouldRun(StringRef pass, StringRef unit) {
+    unsigned run = ++runs[(pass + "\n" + unit).str()];
+    for (const OmittedPassRun &o : omit) {
+      if (o.pass != pass || (o.run != 0 && o.run != run))
+        continue;
+      if (omitted)
+        omitted->push_back((pass + "#" + Twine(run)).str());
+      return false;
+    }
     return true;
   }
-  return false;
-}
+
+private:
+  ArrayRef<OmittedPassRun> omit;
+  std::vector<std::string> *omitted;
+  std::map<std::string, unsigned> runs;
+};
 
 } // namespace
 
@@ -439,20 +453,19 @@ Error optimizeModule(Module &module, TargetMachine &tm, int optLevel,
   PipelineTuningOptions tuning;
   tuning.LicmMssaNoAccForPromotionCap = kLicmPromotionAccessCap;
   // Leaves out the runs in `omit`: the n-th run of a pass is counted per
-  // function or module it runs on (loop and CGSCC passes, which no list
-  // names, per pipeline).
+  // function or module it runs on, by name (loop and CGSCC passes, which no
+  // list names, per pipeline).
   PassInstrumentationCallbacks instrumentation;
-  DenseMap<std::pair<const void *, StringRef>, unsigned> runCounts;
+  PassRunFilter filter(omit, omitted);
   if (!omit.empty())
     instrumentation.registerShouldRunOptionalPassCallback(
         [&](StringRef pass, Any ir) {
-          const void *unit = nullptr;
+          StringRef unit;
           if (const auto *f = llvm::any_cast<const Function *>(&ir))
-            unit = *f;
+            unit = (*f)->getName();
           else if (const auto *m = llvm::any_cast<const Module *>(&ir))
-            unit = *m;
-          unsigned run = ++runCounts[{unit, pass}];
-          return !isOmittedRun(omit, pass, run, omitted);
+            unit = (*m)->getModuleIdentifier();
+          return filter.shouldRun(pass, unit);
         });
   PassBuilder builder(&tm, tuning, std::nullopt,
                       omit.empty() ? nullptr : &instrumentation);
@@ -522,20 +535,18 @@ namespace {
 
 /// Tells LLVM's legacy passes (FunctionPass::skipFunction and the machine
 /// passes' equivalent) not to run the pass runs in omittedCodegenPassRuns().
-/// Runs are counted per pass name and IR unit description.
+/// Runs are counted per pass name and IR unit description ("function (k)").
 class CodegenPassGate final : public OptPassGate {
 public:
   explicit CodegenPassGate(std::vector<std::string> *omitted)
-      : omitted(omitted) {}
+      : filter(omittedCodegenPassRuns(), omitted) {}
   bool shouldRunPass(StringRef pass, StringRef ir) const override {
-    unsigned run = ++runs[(pass + "\n" + ir).str()];
-    return !isOmittedRun(omittedCodegenPassRuns(), pass, run, omitted);
+    return filter.shouldRun(pass, ir);
   }
   bool isEnabled() const override { return true; }
 
 private:
-  std::vector<std::string> *omitted;
-  mutable std::map<std::string, unsigned> runs;
+  mutable PassRunFilter filter;
 };
 
 } // namespace

@@ -259,7 +259,6 @@ protected:
 };
 
 TEST_F(LLVMPipelines, LeaveOutExactlyTheListedPassRuns) {
-
   // Of the kernel's InstCombine runs, the fifth and sixth only.
   std::vector<std::string> omitted;
   ASSERT_FALSE(errorText(optimizeModule(*module, *tm, 3, omittedO3PassRuns(),
