@@ -7,7 +7,11 @@
 // corpus vadd). Started with a FIFO as its input path, ptxas does that part
 // while kiln runs its pipeline and LLVM, then blocks in open() until the PTX
 // is written. POSIX only (mkfifo, waitpid); the regular-file path is kept
-// for where a FIFO cannot be made.
+// for where a FIFO cannot be made. At the other end, ptxas writes and closes
+// the cubin, prints its -v report and then spends 3-4 ms more freeing its
+// memory and exiting (strace, build machine, every corpus kernel): kiln
+// takes the cubin once the report is complete and leaves the exit to a
+// detached thread (waitForReport).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +34,15 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -81,6 +89,30 @@ std::vector<std::string> ptxasEnvironment() {
 bool earlyStartAllowed() {
   const char *value = std::getenv("KILN_PTXAS_EARLY");
   return !value || StringRef(value) != "0";
+}
+
+/// KILN_PTXAS_WAIT_EXIT=1 waits for ptxas's exit even when its report says
+/// it is done (to measure what returning earlier saves).
+bool waitForExitRequested() {
+  const char *value = std::getenv("KILN_PTXAS_WAIT_EXIT");
+  return value && StringRef(value) == "1";
+}
+
+/// Whether the running image of process `pid` is the file `path` (same
+/// device and inode): false for a wrapper script, whose process runs its
+/// interpreter.
+bool runsImage(int pid, const std::string &path) {
+  struct stat image, file;
+  std::string exe = "/proc/" + std::to_string(pid) + "/exe";
+  return ::stat(exe.c_str(), &image) == 0 && ::stat(path.c_str(), &file) == 0 &&
+         image.st_dev == file.st_dev && image.st_ino == file.st_ino;
+}
+
+/// Closes `fd` on a detached thread: closing an inotify instance waits for
+/// the kernel's SRCU grace period, which took about 10 ms on the build
+/// machine (strace), more than returning early saves.
+void closeOffPath(int fd) {
+  std::thread([fd] { ::close(fd); }).detach();
 }
 
 /// Sleeps `us` microseconds.
@@ -265,7 +297,15 @@ Error PtxasProcess::spawn() {
 }
 
 PtxasProcess::~PtxasProcess() {
-  if (!reaped && pid > 0) {
+  if (detached && pid > 0) {
+    // ptxas reported every entry and only exits now: collect it without
+    // waiting here (a process that ends first leaves it to init).
+    std::thread([child = pid] {
+      int status = 0;
+      while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+      }
+    }).detach();
+  } else if (!reaped && pid > 0) {
     // The whole process group: a ptxas that a wrapper script started as
     // its own child (not through exec) dies with the wrapper. Killing the
     // wrapper alone left that ptxas waiting to open the FIFO forever when
@@ -291,6 +331,87 @@ PtxasProcess::~PtxasProcess() {
     ::unlink(path->c_str());
     sys::DontRemoveFileOnSignal(*path);
   }
+}
+
+bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
+                                  bool hasFuncs) {
+  if (entries == 0 || hasFuncs)
+    return false;
+  unsigned reported = 0;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    // Only info, warnings and their indented continuation lines: anything
+    // else (an error, a fatal line, a wrapper's output) waits for the exit.
+    if (!line.empty() && !line.starts_with("ptxas info") &&
+        !line.starts_with("ptxas warning") && !line.starts_with(" "))
+      return false;
+    if (line.starts_with("ptxas info    : Compile time = ") &&
+        line.ends_with(" ms"))
+      ++reported;
+  }
+  return reported == entries;
+}
+
+bool PtxasProcess::waitForReport(StringRef ptx) {
+  if (waitForExitRequested() || !runsImage(pid, ptxasPath))
+    return false;
+  // Entry and function definitions, as LLVM's NVPTX printer writes them
+  // (".visible .entry name(", ".func name(", ".visible .func (...) name(").
+  unsigned entries = 0;
+  bool hasFuncs = false;
+  SmallVector<StringRef> lines;
+  ptx.split(lines, '\n');
+  for (StringRef line : lines) {
+    line = line.trim();
+    if (line.starts_with(".extern"))
+      continue;
+    if (line.contains(".entry "))
+      ++entries;
+    else if (line.starts_with(".func") || line.contains(" .func "))
+      hasFuncs = true;
+  }
+  if (entries == 0 || hasFuncs)
+    return false;
+  int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidFd < 0)
+    return false;
+  int notifyFd = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+  if (notifyFd < 0 ||
+      ::inotify_add_watch(notifyFd, logPath.c_str(), IN_MODIFY) < 0) {
+    if (notifyFd >= 0)
+      closeOffPath(notifyFd);
+    ::close(pidFd);
+    return false;
+  }
+  bool complete = false;
+  for (;;) {
+    // Read after every change: a write between this read and the poll
+    // below leaves an event that wakes it.
+    Expected<std::string> log = readFileBytes(logPath);
+    if (!log) {
+      consumeError(log.takeError());
+      break;
+    }
+    if (reportComplete(*log, entries, hasFuncs)) {
+      complete = true;
+      break;
+    }
+    pollfd fds[2] = {{pidFd, POLLIN, 0}, {notifyFd, POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    if (fds[0].revents != 0)
+      break; // exited: reaped as usual
+    char events[4096];
+    while (::read(notifyFd, events, sizeof(events)) > 0) {
+    }
+  }
+  closeOffPath(notifyFd);
+  ::close(pidFd);
+  return complete;
 }
 
 Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
@@ -364,6 +485,33 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     }
   }
 
+  // ptxas's log, naming the PTX as the user knows it, not by its temporary
+  // path.
+  auto readLog = [&] {
+    std::string message;
+    if (Expected<std::string> logText = readFileBytes(logPath))
+      message = std::move(*logText);
+    else
+      consumeError(logText.takeError());
+    for (size_t pos = 0;
+         (pos = message.find(inputPath, pos)) != std::string::npos;
+         pos += displayName.size())
+      message.replace(pos, inputPath.size(), displayName.str());
+    return message;
+  };
+
+  if (!reaped && waitForReport(ptx)) {
+    // Done per its report (see assemble in the header): the cubin is
+    // written and closed. Its exit is collected off this path.
+    Expected<std::string> cubin = readFileBytes(cubinPath);
+    if (cubin && !cubin->empty()) {
+      detached = true;
+      return PtxasOutput{std::move(*cubin), readLog()};
+    }
+    if (!cubin)
+      consumeError(cubin.takeError());
+  }
+
   if (!reaped) {
     while (::waitpid(pid, &status, 0) < 0) {
       if (errno != EINTR)
@@ -374,15 +522,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   }
   pid = 0;
 
-  std::string message;
-  if (Expected<std::string> logText = readFileBytes(logPath))
-    message = std::move(*logText);
-  else
-    consumeError(logText.takeError());
-  // Name the PTX as the user knows it, not by its temporary path.
-  for (size_t pos = 0; (pos = message.find(inputPath, pos)) != std::string::npos;
-       pos += displayName.size())
-    message.replace(pos, inputPath.size(), displayName.str());
+  std::string message = readLog();
 
   if (WIFSIGNALED(status))
     return makeError("ptxas crashed (signal " + Twine(WTERMSIG(status)) + ", " +

@@ -74,6 +74,37 @@ TEST(PtxasLog, IgnoresUnknownText) {
   EXPECT_TRUE(parsePtxasLog("ptxas warning : something\nrandom text\n").empty());
 }
 
+TEST(PtxasLog, ReportCompleteAfterEveryEntrysCompileTime) {
+  const char *done = R"(ptxas warning : Registers are spilled to local memory in function 'k', 8 bytes spill stores, 8 bytes spill loads
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'k' for 'sm_90a'
+ptxas info    : Function properties for k
+    8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+ptxas info    : Used 255 registers, used 1 barriers
+ptxas info    : Compile time = 442.715 ms
+)";
+  EXPECT_TRUE(PtxasProcess::reportComplete(done, 1, /*hasFuncs=*/false));
+  // Two entries: the first one's line alone is not the end.
+  EXPECT_FALSE(PtxasProcess::reportComplete(done, 2, false));
+  // .func reports follow the last entry's compile time.
+  EXPECT_FALSE(PtxasProcess::reportComplete(done, 1, /*hasFuncs=*/true));
+  EXPECT_FALSE(PtxasProcess::reportComplete(done, 0, false));
+  // Cut before the last line, or not a whole line yet.
+  std::string text(done);
+  EXPECT_FALSE(PtxasProcess::reportComplete(
+      text.substr(0, text.find("ptxas info    : Compile time")), 1, false));
+  EXPECT_FALSE(PtxasProcess::reportComplete(
+      text.substr(0, text.size() - 4), 1, false));
+  // Anything but info, warnings and their continuation lines.
+  EXPECT_FALSE(PtxasProcess::reportComplete(
+      text + "ptxas fatal   : Ptx assembly aborted due to errors\n", 1, false));
+  EXPECT_FALSE(PtxasProcess::reportComplete(
+      "ptxas /tmp/k.ptx, line 9; error   : Unknown symbol\n" + text, 1,
+      false));
+  EXPECT_FALSE(PtxasProcess::reportComplete("wrapper: done\n" + text, 1,
+                                            false));
+}
+
 TEST(Sha256, KnownVector) {
   EXPECT_EQ(sha256Hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
