@@ -327,9 +327,10 @@ public:
   /// and after its last line only frees its memory and exits, which took
   /// 3-4 ms of every run on the build machine (strace, ptxas 13.0). Only
   /// for the ptxas binary itself (not a wrapper script, which could still
-  /// act after ptxas), on Linux (pidfd_open, inotify), and unless
-  /// KILN_PTXAS_WAIT_EXIT=1. The exit is then collected on a detached
-  /// thread.
+  /// act after ptxas), on Linux (pidfd_open, inotify), not with SIGCHLD
+  /// ignored (its exit could not be collected: an error, as before), and
+  /// unless KILN_PTXAS_WAIT_EXIT=1. The exit is then collected on a
+  /// detached thread.
   llvm::Expected<PtxasOutput> assemble(llvm::StringRef ptx,
                                        llvm::StringRef displayName);
 

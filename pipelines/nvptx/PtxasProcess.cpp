@@ -108,6 +108,15 @@ bool runsImage(int pid, const std::string &path) {
          image.st_dev == file.st_dev && image.st_ino == file.st_ino;
 }
 
+/// Whether this process's children are reaped at exit without a wait
+/// (SIGCHLD ignored, or SA_NOCLDWAIT): ptxas's exit cannot be collected,
+/// which assemble reports as an error, not a compile that looks fine.
+bool childrenReapedAtExit() {
+  struct sigaction action;
+  return ::sigaction(SIGCHLD, nullptr, &action) == 0 &&
+         (action.sa_handler == SIG_IGN || (action.sa_flags & SA_NOCLDWAIT));
+}
+
 /// Closes `fd` on a detached thread: closing an inotify instance waits for
 /// the kernel's SRCU grace period, which took about 10 ms on the build
 /// machine (strace), more than returning early saves.
@@ -354,7 +363,8 @@ bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
 }
 
 bool PtxasProcess::waitForReport(StringRef ptx) {
-  if (waitForExitRequested() || !runsImage(pid, ptxasPath))
+  if (waitForExitRequested() || childrenReapedAtExit() ||
+      !runsImage(pid, ptxasPath))
     return false;
   // Entry and function definitions, as LLVM's NVPTX printer writes them
   // (".visible .entry name(", ".func name(", ".visible .func (...) name(").
