@@ -348,9 +348,10 @@ private:
   /// For a log saying ptxas does not know the architecture: a line naming
   /// those it does (from `ptxas --help`); "" otherwise.
   std::string archHint(llvm::StringRef log) const;
-  /// Waits until ptxas exits (false) or its report is complete (true,
-  /// ptxas not reaped); false as well where this cannot be watched.
-  bool waitForReport(llvm::StringRef ptx);
+  /// Waits until ptxas exits (nothing) or its report is complete (the
+  /// report; ptxas not reaped); nothing as well where this cannot be
+  /// watched.
+  std::optional<std::string> waitForReport(llvm::StringRef ptx);
 
   std::string ptxasPath, arch, inputPath, fullPath, cubinPath, logPath;
   std::vector<std::string> args;

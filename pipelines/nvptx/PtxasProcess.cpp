@@ -362,10 +362,10 @@ bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
   return reported == entries;
 }
 
-bool PtxasProcess::waitForReport(StringRef ptx) {
+std::optional<std::string> PtxasProcess::waitForReport(StringRef ptx) {
   if (waitForExitRequested() || childrenReapedAtExit() ||
       !runsImage(pid, ptxasPath))
-    return false;
+    return std::nullopt;
   // Entry and function definitions, as LLVM's NVPTX printer writes them
   // (".visible .entry name(", ".func name(", ".visible .func (...) name(").
   unsigned entries = 0;
@@ -382,19 +382,19 @@ bool PtxasProcess::waitForReport(StringRef ptx) {
       hasFuncs = true;
   }
   if (entries == 0 || hasFuncs)
-    return false;
+    return std::nullopt;
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (pidFd < 0)
-    return false;
+    return std::nullopt;
   int notifyFd = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   if (notifyFd < 0 ||
       ::inotify_add_watch(notifyFd, logPath.c_str(), IN_MODIFY) < 0) {
     if (notifyFd >= 0)
       closeOffPath(notifyFd);
     ::close(pidFd);
-    return false;
+    return std::nullopt;
   }
-  bool complete = false;
+  std::optional<std::string> report;
   for (;;) {
     // Read after every change: a write between this read and the poll
     // below leaves an event that wakes it.
@@ -404,7 +404,7 @@ bool PtxasProcess::waitForReport(StringRef ptx) {
       break;
     }
     if (reportComplete(*log, entries, hasFuncs)) {
-      complete = true;
+      report = std::move(*log);
       break;
     }
     pollfd fds[2] = {{pidFd, POLLIN, 0}, {notifyFd, POLLIN, 0}};
@@ -421,7 +421,7 @@ bool PtxasProcess::waitForReport(StringRef ptx) {
   }
   closeOffPath(notifyFd);
   ::close(pidFd);
-  return complete;
+  return report;
 }
 
 Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
@@ -495,14 +495,9 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     }
   }
 
-  // ptxas's log, naming the PTX as the user knows it, not by its temporary
+  // ptxas's log naming the PTX as the user knows it, not by its temporary
   // path.
-  auto readLog = [&] {
-    std::string message;
-    if (Expected<std::string> logText = readFileBytes(logPath))
-      message = std::move(*logText);
-    else
-      consumeError(logText.takeError());
+  auto displayed = [&](std::string message) {
     for (size_t pos = 0;
          (pos = message.find(inputPath, pos)) != std::string::npos;
          pos += displayName.size())
@@ -510,13 +505,14 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     return message;
   };
 
-  if (!reaped && waitForReport(ptx)) {
+  if (std::optional<std::string> report =
+          reaped ? std::nullopt : waitForReport(ptx)) {
     // Done per its report (see assemble in the header): the cubin is
     // written and closed. Its exit is collected off this path.
     Expected<std::string> cubin = readFileBytes(cubinPath);
     if (cubin && !cubin->empty()) {
       detached = true;
-      return PtxasOutput{std::move(*cubin), readLog()};
+      return PtxasOutput{std::move(*cubin), displayed(std::move(*report))};
     }
     if (!cubin)
       consumeError(cubin.takeError());
@@ -532,7 +528,11 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   }
   pid = 0;
 
-  std::string message = readLog();
+  std::string message;
+  if (Expected<std::string> logText = readFileBytes(logPath))
+    message = displayed(std::move(*logText));
+  else
+    consumeError(logText.takeError());
 
   if (WIFSIGNALED(status))
     return makeError("ptxas crashed (signal " + Twine(WTERMSIG(status)) + ", " +
