@@ -372,6 +372,14 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
       return makeError("link: cannot write " + objPath + ": " + ec.message());
     }
     os << object;
+    os.close();
+    if (os.has_error()) {
+      std::string reason = os.error().message();
+      // An error left set would abort the process in os's destructor.
+      os.clear_error();
+      cleanup();
+      return makeError("link: cannot write " + objPath + ": " + reason);
+    }
   }
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};

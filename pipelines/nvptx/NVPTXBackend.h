@@ -327,10 +327,14 @@ public:
   /// and after its last line only frees its memory and exits, which took
   /// 3-4 ms of every run on the build machine (strace, ptxas 13.0). Only
   /// for the ptxas binary itself (not a wrapper script, which could still
-  /// act after ptxas), on Linux (pidfd_open, inotify), not with SIGCHLD
-  /// ignored (its exit could not be collected: an error, as before), and
-  /// unless KILN_PTXAS_WAIT_EXIT=1. The exit is then collected on a
-  /// detached thread.
+  /// act after ptxas), not with SIGCHLD ignored (its exit could not be
+  /// collected: an error, as before), and unless KILN_PTXAS_WAIT_EXIT=1.
+  /// The exit is then collected on a detached thread. kiln reads ptxas's
+  /// stdout and stderr from a pipe as they come, so its output may be of
+  /// any size; reading stops at ptxas's exit even where a process it left
+  /// behind holds the pipe (pidfd_open; where that fails, a 10 ms poll and
+  /// waitid(WNOWAIT)). A file that cannot be written (TMPDIR full) is an
+  /// error naming it.
   llvm::Expected<PtxasOutput> assemble(llvm::StringRef ptx,
                                        llvm::StringRef displayName);
 
@@ -348,12 +352,20 @@ private:
   /// For a log saying ptxas does not know the architecture: a line naming
   /// those it does (from `ptxas --help`); "" otherwise.
   std::string archHint(llvm::StringRef log) const;
-  /// Waits until ptxas exits (nothing) or its report is complete (the
-  /// report; ptxas not reaped); nothing as well where this cannot be
-  /// watched.
-  std::optional<std::string> waitForReport(llvm::StringRef ptx);
+  /// How many entries' reports to wait for in `ptx` before taking the
+  /// cubin (see assemble); 0: wait for the exit (a wrapper script, a .func
+  /// definition, SIGCHLD ignored, KILN_PTXAS_WAIT_EXIT=1).
+  unsigned reportEntries(llvm::StringRef ptx) const;
+  /// Reads ptxas's output into `output` until ptxas exits or, with
+  /// `entries` > 0, until reportComplete(output, entries, false): true
+  /// then (ptxas not reaped).
+  bool readOutput(unsigned entries);
 
   std::string ptxasPath, arch, inputPath, fullPath, cubinPath, logPath;
+  /// The read end of the pipe that is ptxas's stdout and stderr
+  /// (non-blocking), and what was read from it.
+  int outputFd = -1;
+  std::string output;
   std::vector<std::string> args;
   int pid = 0;
   bool early = false;

@@ -10,8 +10,8 @@
 // for where a FIFO cannot be made. At the other end, ptxas writes and closes
 // the cubin, prints its -v report and then spends 3-4 ms more freeing its
 // memory and exiting (strace, build machine, every corpus kernel): kiln
-// takes the cubin once the report is complete and leaves the exit to a
-// detached thread (waitForReport).
+// reads the report from a pipe, takes the cubin once the report is complete
+// and leaves the exit to a detached thread (readOutput).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +36,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -117,11 +116,21 @@ bool childrenReapedAtExit() {
          (action.sa_handler == SIG_IGN || (action.sa_flags & SA_NOCLDWAIT));
 }
 
-/// Closes `fd` on a detached thread: closing an inotify instance waits for
-/// the kernel's SRCU grace period, which took about 10 ms on the build
-/// machine (strace), more than returning early saves.
-void closeOffPath(int fd) {
-  std::thread([fd] { ::close(fd); }).detach();
+/// Appends what the non-blocking descriptor `fd` holds now to `text`.
+/// Returns false at end of file (every writer closed it) or on an error
+/// other than EAGAIN, true while more may come.
+bool drainInto(int fd, std::string &text) {
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n > 0) {
+      text.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR)
+      continue;
+    return n < 0 && errno == EAGAIN;
+  }
 }
 
 /// Sleeps `us` microseconds.
@@ -167,8 +176,9 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
   process->ptxasPath = ptxasPath.str();
   process->arch = options.arch;
   // Files beside one unique name in the temporary directory:
-  // kiln-ptxas-XXXXXX.log (created here), .ptx (the input; a FIFO when
-  // started early), .ptx.full and .cubin.
+  // kiln-ptxas-XXXXXX.log (created here, empty: it holds the name; ptxas's
+  // output goes to a pipe), .ptx (the input; a FIFO when started early),
+  // .ptx.full and .cubin.
   SmallString<128> log;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("kiln-ptxas", "log", log)) {
@@ -247,8 +257,13 @@ Error PtxasProcess::spawn() {
   for (std::string &var : environment)
     envp.push_back(var.data());
   envp.push_back(nullptr);
-  // The log (ptxas writes its -v report to stderr; both streams go there).
-  // Both above the standard descriptors: with this process's stdin or
+  // A pipe for ptxas's output (it writes its -v report to stderr; both
+  // streams go there). Not a file watched with inotify, as in 7236ff6:
+  // closing an inotify instance waits for the kernel's SRCU grace period
+  // (about 10 ms, strace on the build machine) and kiln's exit waited for
+  // that close, on whatever thread: on the H200 kiln's exit then took a
+  // median 15-20 ms longer on small kernels (twenty-third session). Every
+  // descriptor above the standard ones: with this process's stdin or
   // stderr closed, a descriptor opened now could be 0 or 2 and be
   // overwritten (or left close-on-exec) by the dup2s below.
   auto aboveStandard = [](int fd) {
@@ -258,11 +273,21 @@ Error PtxasProcess::spawn() {
     ::close(fd);
     return moved;
   };
-  int logFd = aboveStandard(::open(
-      logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-  if (logFd < 0)
-    return makeError("ptxas: cannot create " + logPath + ": " +
-                     std::strerror(errno));
+  int pipeFds[2];
+  if (::pipe2(pipeFds, O_CLOEXEC) != 0)
+    return makeError("ptxas: cannot make a pipe for its output: " +
+                     std::string(std::strerror(errno)));
+  int readFd = aboveStandard(pipeFds[0]);
+  int writeFd = aboveStandard(pipeFds[1]);
+  if (readFd < 0 || writeFd < 0) {
+    int err = errno;
+    for (int fd : {readFd, writeFd})
+      if (fd >= 0)
+        ::close(fd);
+    return makeError("ptxas: cannot make a pipe for its output: " +
+                     std::string(std::strerror(err)));
+  }
+  ::fcntl(readFd, F_SETFL, ::fcntl(readFd, F_GETFL) | O_NONBLOCK);
   int nullFd = aboveStandard(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   pid_t parent = ::getpid();
   volatile int execErrno = 0;
@@ -280,16 +305,18 @@ Error PtxasProcess::spawn() {
       ::dup2(nullFd, 0);
     else
       ::close(0);
-    ::dup2(logFd, 1);
-    ::dup2(logFd, 2);
+    ::dup2(writeFd, 1);
+    ::dup2(writeFd, 2);
     ::execve(argv[0], argv.data(), envp.data());
     execErrno = errno; // vfork: the parent sees this after the child exits
     ::_exit(127);
   }
   int forkErrno = errno;
-  ::close(logFd);
+  ::close(writeFd);
   if (nullFd >= 0)
     ::close(nullFd);
+  if (child < 0 || execErrno != 0)
+    ::close(readFd);
   if (child < 0)
     return makeError("ptxas: cannot start '" + ptxasPath +
                      "': " + std::strerror(forkErrno));
@@ -302,6 +329,7 @@ Error PtxasProcess::spawn() {
   }
   pid = child;
   reaped = false;
+  outputFd = readFd;
   return Error::success();
 }
 
@@ -333,6 +361,8 @@ PtxasProcess::~PtxasProcess() {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  if (outputFd >= 0)
+    ::close(outputFd);
   // ::unlink, not fs::remove: LLVM's refuses FIFOs.
   for (const std::string *path : {&logPath, &inputPath, &fullPath, &cubinPath}) {
     if (path->empty())
@@ -362,14 +392,13 @@ bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
   return reported == entries;
 }
 
-std::optional<std::string> PtxasProcess::waitForReport(StringRef ptx) {
+unsigned PtxasProcess::reportEntries(StringRef ptx) const {
   if (waitForExitRequested() || childrenReapedAtExit() ||
       !runsImage(pid, ptxasPath))
-    return std::nullopt;
+    return 0;
   // Entry and function definitions, as LLVM's NVPTX printer writes them
   // (".visible .entry name(", ".func name(", ".visible .func (...) name(").
   unsigned entries = 0;
-  bool hasFuncs = false;
   SmallVector<StringRef> lines;
   ptx.split(lines, '\n');
   for (StringRef line : lines) {
@@ -379,49 +408,59 @@ std::optional<std::string> PtxasProcess::waitForReport(StringRef ptx) {
     if (line.contains(".entry "))
       ++entries;
     else if (line.starts_with(".func") || line.contains(" .func "))
-      hasFuncs = true;
+      return 0;
   }
-  if (entries == 0 || hasFuncs)
-    return std::nullopt;
+  return entries;
+}
+
+bool PtxasProcess::readOutput(unsigned entries) {
+  // The pidfd ends the wait at ptxas's exit even where a process it left
+  // behind (a wrapper's) keeps the pipe open. Without one (ENOSYS before
+  // Linux 5.3, EPERM under some seccomp profiles), the pipe is polled
+  // every 10 ms and the exit checked with waitid(WNOWAIT), which leaves
+  // ptxas to be reaped as usual.
   int pidFd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (pidFd < 0)
-    return std::nullopt;
-  int notifyFd = ::inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-  if (notifyFd < 0 ||
-      ::inotify_add_watch(notifyFd, logPath.c_str(), IN_MODIFY) < 0) {
-    if (notifyFd >= 0)
-      closeOffPath(notifyFd);
-    ::close(pidFd);
-    return std::nullopt;
-  }
-  std::optional<std::string> report;
-  for (;;) {
-    // Read after every change: a write between this read and the poll
-    // below leaves an event that wakes it.
-    Expected<std::string> log = readFileBytes(logPath);
-    if (!log) {
-      consumeError(log.takeError());
-      break;
+  auto exited = [&] {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid), &info,
+                    WEXITED | WNOHANG | WNOWAIT) != 0 ||
+           info.si_pid == pid;
+  };
+  bool open = outputFd >= 0;
+  bool complete = false;
+  // Where the last check for a new "Compile time" line stopped.
+  size_t checked = output.size();
+  while (open) {
+    if (entries > 0) {
+      size_t from = output.rfind('\n', checked == 0 ? 0 : checked - 1);
+      from = from == std::string::npos ? 0 : from;
+      checked = output.size();
+      // Only a new "Compile time" line can complete the report.
+      if (StringRef(output).drop_front(from).contains("Compile time = ") &&
+          reportComplete(output, entries, /*hasFuncs=*/false)) {
+        complete = true;
+        break;
+      }
     }
-    if (reportComplete(*log, entries, hasFuncs)) {
-      report = std::move(*log);
-      break;
-    }
-    pollfd fds[2] = {{pidFd, POLLIN, 0}, {notifyFd, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
+    pollfd fds[2] = {{outputFd, POLLIN, 0}, {pidFd, POLLIN, 0}};
+    int ready = ::poll(fds, pidFd >= 0 ? 2 : 1, pidFd >= 0 ? -1 : 10);
+    if (ready < 0) {
       if (errno == EINTR)
         continue;
       break;
     }
     if (fds[0].revents != 0)
-      break; // exited: reaped as usual
-    char events[4096];
-    while (::read(notifyFd, events, sizeof(events)) > 0) {
+      open = drainInto(outputFd, output);
+    if (pidFd >= 0 ? fds[1].revents != 0 : exited()) {
+      // Exited: everything it wrote is in the pipe.
+      if (open)
+        drainInto(outputFd, output);
+      break;
     }
   }
-  closeOffPath(notifyFd);
-  ::close(pidFd);
-  return report;
+  if (pidFd >= 0)
+    ::close(pidFd);
+  return complete;
 }
 
 Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
@@ -429,6 +468,21 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (assembled)
     return makeError("ptxas: assemble() called twice");
   assembled = true;
+  // ptxas's log naming the PTX as the user knows it, not by its temporary
+  // path.
+  auto displayed = [&](std::string message) {
+    for (size_t pos = 0;
+         (pos = message.find(inputPath, pos)) != std::string::npos;
+         pos += displayName.size())
+      message.replace(pos, inputPath.size(), displayName.str());
+    return message;
+  };
+
+  // What ptxas wrote so far, for an error that is not its own.
+  auto quoted = [&] {
+    StringRef text = StringRef(output).rtrim();
+    return text.empty() ? std::string() : ":\n" + displayed(text.str());
+  };
   // Where later opens of the input find the PTX: a regular file, renamed
   // over the FIFO once ptxas holds the FIFO open (or, without an early
   // start, the input itself).
@@ -441,9 +495,12 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
                        ec.message());
     os << ptx;
     os.close();
-    if (os.has_error())
-      return makeError("ptxas: cannot write " + regularPath + ": " +
-                       os.error().message());
+    if (os.has_error()) {
+      std::string reason = os.error().message();
+      // An error left set would abort the process in os's destructor.
+      os.clear_error();
+      return makeError("ptxas: cannot write " + regularPath + ": " + reason);
+    }
   }
 
   int status = 0;
@@ -464,6 +521,10 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       if (errno != ENXIO)
         return makeError("ptxas: cannot open its input FIFO " + inputPath +
                          ": " + std::strerror(errno));
+      // What it writes meanwhile (an error before it exits) must not fill
+      // the pipe.
+      if (outputFd >= 0)
+        drainInto(outputFd, output);
       pid_t done = ::waitpid(pid, &status, WNOHANG);
       if (done == pid) {
         reaped = true;
@@ -473,9 +534,9 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       if (done < 0 && errno != EINTR) {
         // ECHILD: SIGCHLD ignored in this process reaps children at once.
         reaped = true;
-        return makeError("ptxas: cannot wait for it (" +
-                         std::string(std::strerror(errno)) +
-                         "; is SIGCHLD ignored in this process?)");
+        std::string reason = std::strerror(errno);
+        return makeError("ptxas: cannot wait for it (" + reason +
+                         "; is SIGCHLD ignored in this process?)" + quoted());
       }
       sleepUs(backoffUs);
       backoffUs = std::min<long>(backoffUs * 2, 200);
@@ -495,44 +556,35 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     }
   }
 
-  // ptxas's log naming the PTX as the user knows it, not by its temporary
-  // path.
-  auto displayed = [&](std::string message) {
-    for (size_t pos = 0;
-         (pos = message.find(inputPath, pos)) != std::string::npos;
-         pos += displayName.size())
-      message.replace(pos, inputPath.size(), displayName.str());
-    return message;
-  };
-
-  if (std::optional<std::string> report =
-          reaped ? std::nullopt : waitForReport(ptx)) {
+  if (!reaped && readOutput(reportEntries(ptx))) {
     // Done per its report (see assemble in the header): the cubin is
     // written and closed. Its exit is collected off this path.
     Expected<std::string> cubin = readFileBytes(cubinPath);
     if (cubin && !cubin->empty()) {
       detached = true;
-      return PtxasOutput{std::move(*cubin), displayed(std::move(*report))};
+      return PtxasOutput{std::move(*cubin), displayed(output)};
     }
     if (!cubin)
       consumeError(cubin.takeError());
+    readOutput(/*entries=*/0);
   }
 
   if (!reaped) {
     while (::waitpid(pid, &status, 0) < 0) {
-      if (errno != EINTR)
-        return makeError("ptxas: cannot wait for it: " +
-                         std::string(std::strerror(errno)));
+      if (errno != EINTR) {
+        std::string reason = std::strerror(errno);
+        if (outputFd >= 0)
+          drainInto(outputFd, output);
+        return makeError("ptxas: cannot wait for it: " + reason + quoted());
+      }
     }
     reaped = true;
   }
   pid = 0;
 
-  std::string message;
-  if (Expected<std::string> logText = readFileBytes(logPath))
-    message = displayed(std::move(*logText));
-  else
-    consumeError(logText.takeError());
+  if (outputFd >= 0)
+    drainInto(outputFd, output);
+  std::string message = displayed(output);
 
   if (WIFSIGNALED(status))
     return makeError("ptxas crashed (signal " + Twine(WTERMSIG(status)) + ", " +

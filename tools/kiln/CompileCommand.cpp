@@ -371,6 +371,9 @@ bool writeFile(const llvm::Twine &path, llvm::StringRef contents) {
     os << contents;
     os.close();
     ec = os.error();
+    // An error left set would abort the process in os's destructor
+    // (report_fatal_error), before the error below is printed.
+    os.clear_error();
   }
   if (ec) {
     llvm::errs() << "kiln: error: cannot write " << path << ": "
