@@ -450,38 +450,6 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
                                  toolMemoRoot(cacheDir));
       });
 
-  // The backend's options come from the command line alone. Where this
-  // compile runs whatever the input (no cache to hit), ptxas starts now and
-  // does its start-up (7-12 ms of ptxas 13.0) while this process creates
-  // the context, parses, keys the job and runs the pipeline and LLVM;
-  // otherwise it starts once the cache has missed (compileToDir).
-  kiln::nvptx::NVPTXBackendOptions backendOptions;
-  backendOptions.arch = options.arch;
-  backendOptions.ptxVersion = options.ptxVersion;
-  backendOptions.ftz = options.ftz;
-  backendOptions.fpFusion = options.fpFusion;
-  backendOptions.ptxasPath = *ptxas;
-  backendOptions.libdevicePath = options.libdevicePath;
-  if (options.maxnreg > 0)
-    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
-                                            std::to_string(options.maxnreg));
-  backendOptions.ptxasFastCompile = options.ptxasFastCompile;
-  const bool compilesAnyway =
-      !options.useCache || options.timings || options.stageDump;
-  std::unique_ptr<kiln::nvptx::PtxasProcess> ptxasProcess;
-  auto startPtxas = [&]() -> llvm::Error {
-    llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
-        kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
-                                         /*early=*/true);
-    if (!started)
-      return started.takeError();
-    ptxasProcess = std::move(*started);
-    return llvm::Error::success();
-  };
-  if (compilesAnyway)
-    if (llvm::Error err = startPtxas())
-      return fail(llvm::toString(std::move(err)));
-
   // Parse.
   mlir::DialectRegistry registry;
   kiln::tt::registerTTIRDialects(registry);
@@ -595,13 +563,27 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(key.takeError()));
   const std::string jobKey = *key;
 
+  // The backend's options are known before the pipeline runs: ptxas starts
+  // now and does its start-up while the pipeline and LLVM run.
+  kiln::nvptx::NVPTXBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.ptxVersion = options.ptxVersion;
+  backendOptions.ftz = options.ftz;
+  backendOptions.fpFusion = options.fpFusion;
+  backendOptions.ptxasPath = *ptxas;
+  backendOptions.libdevicePath = options.libdevicePath;
+  if (options.maxnreg > 0)
+    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
+                                            std::to_string(options.maxnreg));
+  backendOptions.ptxasFastCompile = options.ptxasFastCompile;
 
   auto compileToDir = [&]() -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
-  if (!ptxasProcess)
-    if (llvm::Error err = startPtxas())
-      return fail(llvm::toString(std::move(err)));
+  llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> startedPtxas =
+      kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions, /*early=*/true);
+  if (!startedPtxas)
+    return fail(llvm::toString(startedPtxas.takeError()));
   auto artifact = [&](llvm::StringRef name) {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
@@ -721,7 +703,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
   };
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
-      kiln::nvptx::compileToCubin(*module, backendOptions, ptxasProcess.get());
+      kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get());
   backendOptions.afterTranslate = nullptr;
   bool wroteLLVMDialect = llvmDialectWritten.valid() ? llvmDialectWritten.get()
                                                      : writeLLVMDialect();
@@ -798,7 +780,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   return 0;
   };
 
-  if (compilesAnyway)
+  if (!options.useCache || options.timings || options.stageDump)
     return compileToDir();
   return compileThroughCache(
       job, options, kernelName, dir, start, compileToDir, outcome,
