@@ -364,22 +364,9 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
     sys::fs::remove(logPath);
     sys::fs::remove(dir);
   };
-  {
-    std::error_code ec;
-    raw_fd_ostream os(objPath, ec, sys::fs::OF_None);
-    if (ec) {
-      cleanup();
-      return makeError("link: cannot write " + objPath + ": " + ec.message());
-    }
-    os << object;
-    os.close();
-    if (os.has_error()) {
-      std::string reason = os.error().message();
-      // An error left set would abort the process in os's destructor.
-      os.clear_error();
-      cleanup();
-      return makeError("link: cannot write " + objPath + ": " + reason);
-    }
+  if (Error err = nvptx::writeFileBytes(objPath, object)) {
+    cleanup();
+    return makeError("link: " + toString(std::move(err)));
   }
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};

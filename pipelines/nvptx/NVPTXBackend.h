@@ -269,6 +269,12 @@ llvm::Expected<std::string> sha256OfFile(llvm::StringRef path);
 /// reason.
 llvm::Expected<std::string> readFileBytes(llvm::StringRef path);
 
+/// Writes `data` to the file at `path` (created, or truncated). The error
+/// ("cannot write PATH: reason") covers opening, writing and closing; no
+/// stream error is left behind, which raw_fd_ostream's destructor would
+/// otherwise turn into a process abort ("IO failure on output stream").
+llvm::Error writeFileBytes(llvm::StringRef path, llvm::StringRef data);
+
 /// SHA-256 of `data` as 64 lower-case hex digits.
 std::string sha256Hex(llvm::StringRef data);
 

@@ -162,6 +162,20 @@ Expected<std::string> readFileBytes(StringRef path) {
   return (*buffer)->getBuffer().str();
 }
 
+Error writeFileBytes(StringRef path, StringRef data) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (!ec) {
+    os << data;
+    os.close();
+    ec = os.error();
+    os.clear_error();
+  }
+  if (ec)
+    return makeError("cannot write " + path + ": " + ec.message());
+  return Error::success();
+}
+
 std::string sha256Hex(StringRef data) {
   std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(data));
   return toHex(digest, /*LowerCase=*/true);

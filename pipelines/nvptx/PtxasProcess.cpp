@@ -487,21 +487,8 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   // over the FIFO once ptxas holds the FIFO open (or, without an early
   // start, the input itself).
   std::string regularPath = early ? fullPath : inputPath;
-  {
-    std::error_code ec;
-    raw_fd_ostream os(regularPath, ec);
-    if (ec)
-      return makeError("ptxas: cannot write " + regularPath + ": " +
-                       ec.message());
-    os << ptx;
-    os.close();
-    if (os.has_error()) {
-      std::string reason = os.error().message();
-      // An error left set would abort the process in os's destructor.
-      os.clear_error();
-      return makeError("ptxas: cannot write " + regularPath + ": " + reason);
-    }
-  }
+  if (Error err = writeFileBytes(regularPath, ptx))
+    return makeError("ptxas: " + toString(std::move(err)));
 
   int status = 0;
   bool exited = false; // reaped before reading its input

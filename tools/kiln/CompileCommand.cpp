@@ -365,19 +365,8 @@ bool writeFile(const llvm::Twine &path, llvm::StringRef contents) {
   // (auto_da_alloc) writes a truncated-and-rewritten file back to disk when
   // it is closed, a synchronous flush per artifact.
   llvm::sys::fs::remove(path);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path.str(), ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << contents;
-    os.close();
-    ec = os.error();
-    // An error left set would abort the process in os's destructor
-    // (report_fatal_error), before the error below is printed.
-    os.clear_error();
-  }
-  if (ec) {
-    llvm::errs() << "kiln: error: cannot write " << path << ": "
-                 << ec.message() << "\n";
+  if (llvm::Error err = kiln::nvptx::writeFileBytes(path.str(), contents)) {
+    llvm::errs() << "kiln: error: " << llvm::toString(std::move(err)) << "\n";
     return false;
   }
   return true;
