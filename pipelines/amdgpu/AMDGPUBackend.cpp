@@ -3,6 +3,7 @@
 #include "pipelines/amdgpu/AMDGPUBackend.h"
 
 #include "pipelines/common/Error.h"
+#include "pipelines/common/SignalCleanup.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "pipelines/nvptx/NVPTXBackend.h"
@@ -358,11 +359,15 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   sys::path::append(objPath, "kernel.o");
   sys::path::append(hsacoPath, "kernel.hsaco");
   sys::path::append(logPath, "lld.log");
+  // Removed if a signal ends kiln while ld.lld runs (the handler removes
+  // the files, then the directory).
+  for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()})
+    removeOnSignal(path);
   auto cleanup = [&] {
-    sys::fs::remove(objPath);
-    sys::fs::remove(hsacoPath);
-    sys::fs::remove(logPath);
-    sys::fs::remove(dir);
+    for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()}) {
+      sys::fs::remove(path);
+      dontRemoveOnSignal(path);
+    }
   };
   if (Error err = nvptx::writeFileBytes(objPath, object)) {
     cleanup();

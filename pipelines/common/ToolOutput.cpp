@@ -2,6 +2,8 @@
 
 #include "pipelines/common/ToolOutput.h"
 
+#include "pipelines/common/SignalCleanup.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -25,6 +27,7 @@ Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args
   if (std::error_code ec =
           sys::fs::createTemporaryFile("kiln-tool-output", "txt", out))
     return fail("cannot create a temporary file: " + ec.message());
+  removeOnSignal(out);
   SmallVector<StringRef, 4> argv = {tool};
   argv.append(args.begin(), args.end());
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
@@ -35,6 +38,7 @@ Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args
                                &launchError);
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(out);
   sys::fs::remove(out);
+  dontRemoveOnSignal(out);
   std::string printed = text ? (*text)->getBuffer().trim().str() : "";
   if (rc != 0)
     return fail((launchError.empty() ? "exit status " + Twine(rc)

@@ -18,6 +18,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "pipelines/common/Error.h"
+#include "pipelines/common/SignalCleanup.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -192,11 +193,13 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
   process->inputPath = (base + ".ptx").str();
   process->fullPath = (base + ".ptx.full").str();
   process->cubinPath = (base + ".cubin").str();
-  // Removed by LLVM's handlers on SIGINT/SIGTERM too (regular files only:
-  // a FIFO stays behind then).
+  // Removed by LLVM's handlers on SIGINT/SIGTERM too (regular files only),
+  // and the input, a FIFO until the PTX is written, by kiln's (which also
+  // take SIGPIPE and run LLVM's then).
   for (const std::string *path : {&process->logPath, &process->inputPath,
                                   &process->fullPath, &process->cubinPath})
     sys::RemoveFileOnSignal(*path);
+  removeOnSignal(process->inputPath);
 
   process->args = {process->ptxasPath, "-arch=" + options.arch};
   if (options.ptxasFastCompile.empty() || options.ptxasFastCompile == "0")
@@ -370,6 +373,7 @@ PtxasProcess::~PtxasProcess() {
     ::unlink(path->c_str());
     sys::DontRemoveFileOnSignal(*path);
   }
+  dontRemoveOnSignal(inputPath);
 }
 
 bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
