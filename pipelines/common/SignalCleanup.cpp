@@ -25,23 +25,24 @@ namespace {
 constexpr int kSignals[] = {SIGHUP, SIGINT, SIGTERM, SIGPIPE};
 constexpr unsigned kSlots = 64;
 
-/// One registered path. `state`: 0 free, 1 being written, 2 registered.
-struct Slot {
-  std::atomic<int> state{0};
-  char path[PATH_MAX];
-};
-
-Slot slots[kSlots];
+/// The registered paths. `states[i]`: 0 free, 1 being written, 2
+/// registered. Both arrays are zero-initialized static storage with no
+/// constructor to run (std::atomic's default constructor is trivial in
+/// C++17), so they stay untouched .bss until used; a table of structs with
+/// member initializers got a dynamic initializer from GCC that touched
+/// each of the 64 pages when the process started.
+std::atomic<int> states[kSlots];
+char paths[kSlots][PATH_MAX];
 /// The actions in place before ours, by index into kSignals.
 struct sigaction previous[std::size(kSignals)];
 
 void removeRegistered() {
-  for (Slot &slot : slots)
-    if (slot.state.load(std::memory_order_acquire) == 2)
-      ::unlink(slot.path);
-  for (Slot &slot : slots)
-    if (slot.state.load(std::memory_order_acquire) == 2)
-      ::rmdir(slot.path);
+  for (unsigned i = 0; i < kSlots; ++i)
+    if (states[i].load(std::memory_order_acquire) == 2)
+      ::unlink(paths[i]);
+  for (unsigned i = 0; i < kSlots; ++i)
+    if (states[i].load(std::memory_order_acquire) == 2)
+      ::rmdir(paths[i]);
 }
 
 void onSignal(int sig, siginfo_t *info, void *context) {
@@ -95,26 +96,26 @@ void removeOnSignal(llvm::StringRef path) {
   std::call_once(installed, installHandlers);
   if (path.empty() || path.size() >= PATH_MAX)
     return;
-  for (Slot &slot : slots) {
+  for (unsigned i = 0; i < kSlots; ++i) {
     int expected = 0;
-    if (!slot.state.compare_exchange_strong(expected, 1,
-                                            std::memory_order_acq_rel))
+    if (!states[i].compare_exchange_strong(expected, 1,
+                                           std::memory_order_acq_rel))
       continue;
-    std::memcpy(slot.path, path.data(), path.size());
-    slot.path[path.size()] = '\0';
-    slot.state.store(2, std::memory_order_release);
+    std::memcpy(paths[i], path.data(), path.size());
+    paths[i][path.size()] = '\0';
+    states[i].store(2, std::memory_order_release);
     return;
   }
 }
 
 void dontRemoveOnSignal(llvm::StringRef path) {
-  for (Slot &slot : slots) {
-    if (slot.state.load(std::memory_order_acquire) != 2 ||
-        llvm::StringRef(slot.path) != path)
+  for (unsigned i = 0; i < kSlots; ++i) {
+    if (states[i].load(std::memory_order_acquire) != 2 ||
+        llvm::StringRef(paths[i]) != path)
       continue;
     int expected = 2;
-    if (slot.state.compare_exchange_strong(expected, 0,
-                                           std::memory_order_acq_rel))
+    if (states[i].compare_exchange_strong(expected, 0,
+                                          std::memory_order_acq_rel))
       return;
   }
 }
