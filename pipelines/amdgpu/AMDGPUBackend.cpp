@@ -352,6 +352,7 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   result.timings.codegenUs = microsSince(start);
 
   start = std::chrono::steady_clock::now();
+  installSignalCleanup(); // before the directory exists
   SmallString<128> dir;
   if (std::error_code ec = sys::fs::createUniqueDirectory("kiln-amdgpu", dir))
     return makeError("link: cannot create a temporary directory: " + ec.message());
@@ -361,8 +362,9 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   sys::path::append(logPath, "lld.log");
   // Removed if a signal ends kiln while ld.lld runs (the handler removes
   // the files, then the directory).
-  for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()})
+  for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str()})
     removeOnSignal(path);
+  removeOnSignal(dir, /*directory=*/true);
   auto cleanup = [&] {
     for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()}) {
       sys::fs::remove(path);

@@ -5,8 +5,12 @@
 // directory, a tool's captured output. LLVM's sys::RemoveFileOnSignal
 // removes only regular files, and only on the signals its handlers take
 // (SIGINT, SIGTERM, SIGHUP, ...; SIGPIPE only where a pipe handler is set,
-// which kiln does not set). This registry covers the rest: FIFOs and empty
-// directories, and SIGPIPE (kiln writing to a closed stderr pipe).
+// which kiln does not set); and its handler removes them even for a signal
+// the process was started with ignored (nohup, a background job's SIGINT),
+// after which the compile carries on without its files. This registry
+// covers the rest: FIFOs and directories, SIGPIPE (kiln writing to a
+// closed stderr pipe), child processes that would write after the cleanup,
+// and ignored signals left ignored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,25 +21,45 @@
 
 namespace kiln {
 
-/// Removes `path` if SIGHUP, SIGINT, SIGTERM or SIGPIPE ends the process
-/// while it is registered: unlink() for a file or FIFO, then rmdir() for a
-/// directory (after every registered file, so a directory whose files are
-/// all registered goes too). The handler also runs LLVM's
-/// sys::RunInterruptHandlers() (the files of sys::RemoveFileOnSignal), then
-/// hands the signal on to the handler that was there before, or to the
-/// default action, so the process still ends by that signal (exit status
-/// 128 + signal number in a shell). A signal the process ignores when the
-/// first path is registered stays ignored. SIGKILL cannot be caught: what
-/// it leaves stays.
-///
-/// Thread-safe and lock-free; at most 64 paths (PATH_MAX bytes each) are
-/// registered at once: beyond that, or for a longer path, the call does
-/// nothing (the path is then removed only by its owner, as before).
-void removeOnSignal(llvm::StringRef path);
+/// Installs kiln's handler for SIGHUP, SIGINT, SIGTERM and SIGPIPE, once per
+/// process; later calls do nothing. It records which of them the process
+/// ignores at that moment, has LLVM install its own handlers (those of
+/// sys::RemoveFileOnSignal) first, and puts kiln's over them:
+///   - a signal that was ignored stays ignored: the handler returns, and
+///     neither kiln's nor LLVM's files are removed;
+///   - otherwise the handler kills (SIGKILL) and reaps the registered child
+///     processes and their process groups, removes the registered paths
+///     (files first, then directories), runs LLVM's handler (its files),
+///     and the process ends by that signal (exit status 128 + its number in
+///     a shell). SIGPIPE, which LLVM's handlers do not take, ends it by the
+///     default action.
+/// Call it before anything registers a file with LLVM: kiln's main does,
+/// first thing. Where LLVM's handlers were installed earlier, an ignored
+/// signal cannot be told apart and is treated as not ignored (as LLVM
+/// does). SIGKILL cannot be caught: what it leaves stays.
+void installSignalCleanup();
 
-/// Ends removeOnSignal(`path`) (call it once the owner removed the path, or
-/// kept it). Paths not registered are ignored.
+/// Removes `path` (a file or FIFO; a directory with `directory`, removed
+/// after every file, and only if empty then) when a signal ends the process
+/// while it is registered. Installs the handler (installSignalCleanup) if
+/// not yet. Thread-safe and lock-free; at most 64 paths (each shorter than
+/// PATH_MAX bytes) at once: beyond that the call does nothing and the path
+/// is removed only by its owner.
+void removeOnSignal(llvm::StringRef path, bool directory = false);
+
+/// Ends removeOnSignal(`path`): call it once the owner removed the path,
+/// or kept it. A path not registered is ignored.
 void dontRemoveOnSignal(llvm::StringRef path);
+
+/// Kills child process `pid` and its process group (SIGKILL) and reaps it
+/// before the registered paths are removed, so that it cannot write one of
+/// them after the cleanup (ptxas finishing its cubin while kiln's handler
+/// runs). At most 64 at once, as for paths.
+void killOnSignal(int pid);
+
+/// Ends killOnSignal(`pid`): call it as soon as the child is reaped (its
+/// pid may then be reused).
+void dontKillOnSignal(int pid);
 
 } // namespace kiln
 

@@ -23,6 +23,7 @@ Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args
     return createStringError(inconvertibleErrorCode(),
                              what + " (" + tool + "): " + why);
   };
+  installSignalCleanup(); // before the file exists
   SmallString<128> out;
   if (std::error_code ec =
           sys::fs::createTemporaryFile("kiln-tool-output", "txt", out))

@@ -173,6 +173,9 @@ std::error_code writeAll(int fd, StringRef data) {
 Expected<std::unique_ptr<PtxasProcess>>
 PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
                     bool early) {
+  // Before LLVM's handlers are installed (RemoveFileOnSignal below), so
+  // that kiln's runs first and knows which signals were ignored.
+  installSignalCleanup();
   std::unique_ptr<PtxasProcess> process(new PtxasProcess());
   process->ptxasPath = ptxasPath.str();
   process->arch = options.arch;
@@ -294,8 +297,19 @@ Error PtxasProcess::spawn() {
   int nullFd = aboveStandard(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   pid_t parent = ::getpid();
   volatile int execErrno = 0;
+  // The signals kiln's cleanup takes stay blocked on this thread until the
+  // child is registered with it (killOnSignal): a ptxas (or wrapper) that
+  // signals kiln at once, or one signalled with it, is then killed before
+  // the files are removed, not left writing its cubin (signal-cleanup.test,
+  // on a loaded machine). The child gets the mask back before execve.
+  sigset_t cleanupSignals, previousMask;
+  sigemptyset(&cleanupSignals);
+  for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGPIPE})
+    sigaddset(&cleanupSignals, sig);
+  ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previousMask);
   pid_t child = ::vfork();
   if (child == 0) {
+    ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
     // A ptxas started early waits on its input FIFO; should this process
     // die before writing it (killed, crashed), the kernel kills ptxas too.
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -315,6 +329,9 @@ Error PtxasProcess::spawn() {
     ::_exit(127);
   }
   int forkErrno = errno;
+  if (child > 0 && execErrno == 0)
+    killOnSignal(child);
+  ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
   ::close(writeFd);
   if (nullFd >= 0)
     ::close(nullFd);
@@ -344,6 +361,7 @@ PtxasProcess::~PtxasProcess() {
       int status = 0;
       while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
+      dontKillOnSignal(child);
     }).detach();
   } else if (!reaped && pid > 0) {
     // The whole process group: a ptxas that a wrapper script started as
@@ -363,6 +381,7 @@ PtxasProcess::~PtxasProcess() {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    dontKillOnSignal(pid);
   }
   if (outputFd >= 0)
     ::close(outputFd);
@@ -519,12 +538,14 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       pid_t done = ::waitpid(pid, &status, WNOHANG);
       if (done == pid) {
         reaped = true;
+        dontKillOnSignal(pid);
         exited = true;
         break;
       }
       if (done < 0 && errno != EINTR) {
         // ECHILD: SIGCHLD ignored in this process reaps children at once.
         reaped = true;
+        dontKillOnSignal(pid);
         std::string reason = std::strerror(errno);
         return makeError("ptxas: cannot wait for it (" + reason +
                          "; is SIGCHLD ignored in this process?)" + quoted());
@@ -570,6 +591,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       }
     }
     reaped = true;
+    dontKillOnSignal(pid);
   }
   pid = 0;
 

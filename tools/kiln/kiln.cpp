@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cache/CompileJob.h"
+#include "pipelines/common/SignalCleanup.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
@@ -19,6 +20,9 @@
 #include <cstdio>
 
 int main(int argc, char **argv) {
+  // First: before anything installs LLVM's signal handlers, so that kiln's
+  // know which signals this process was started with ignored.
+  kiln::installSignalCleanup();
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);
