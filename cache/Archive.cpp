@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -63,6 +64,11 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out) {
   }
   if (out)
     *out = std::move(stdoutText);
+  if (WIFSIGNALED(status))
+    return Status(StatusCode::kSubprocess,
+                  argv[0] + " was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                      ::strsignal(WTERMSIG(status)) + ")" +
+                      (stderrText.empty() ? std::string() : ": " + stderrText));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return Status(StatusCode::kSubprocess,
                   argv[0] + " failed (status " + std::to_string(WEXITSTATUS(status)) + "): " +

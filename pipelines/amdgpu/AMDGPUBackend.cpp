@@ -377,11 +377,23 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   }
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
+  // As sys::ExecuteAndWait, with ld.lld registered with kiln's signal
+  // cleanup while it runs: killed and reaped before the directory is
+  // removed, so that it cannot write kernel.hsaco into it afterwards.
   std::string execError;
-  int rc = sys::ExecuteAndWait(*lld,
-                               {*lld, "-shared", "--no-undefined", "-o",
-                                hsacoPath, objPath},
-                               std::nullopt, redirects, 0, 0, &execError);
+  bool failedToStart = false;
+  StringRef lldArgs[] = {*lld, "-shared", "--no-undefined", "-o", hsacoPath,
+                         objPath};
+  sys::ProcessInfo linker =
+      sys::ExecuteNoWait(*lld, lldArgs, std::nullopt, redirects,
+                         /*MemoryLimit=*/0, &execError, &failedToStart);
+  int rc = -1;
+  if (!failedToStart) {
+    killOnSignal(linker.Pid);
+    rc = sys::Wait(linker, /*SecondsToWait=*/std::nullopt, &execError)
+             .ReturnCode;
+    dontKillOnSignal(linker.Pid);
+  }
   if (rc != 0) {
     std::string log;
     if (auto buf = MemoryBuffer::getFile(logPath))

@@ -18,17 +18,21 @@
 #include <csignal>
 #include <cstring>
 #include <mutex>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace kiln {
 namespace {
 
-constexpr int kSignals[] = {SIGHUP, SIGINT, SIGTERM, SIGPIPE};
+constexpr int kSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE};
 constexpr unsigned kSlots = 64;
 
 /// The registered paths and children. `states[i]`: 0 free, 1 being
-/// written, 2 a file, 3 a directory. `pids[i]`: 0 free. Zero-initialized
+/// written, 2 a file, 3 a directory. `pids[i]`: 0 free, the pid of a child
+/// that leads its own process group, or minus the pid of one that does
+/// not. Zero-initialized
 /// static storage with no constructor to run (std::atomic's default
 /// constructor is trivial in C++17), so the arrays stay untouched .bss
 /// until used; a table of structs with member initializers got a dynamic
@@ -38,17 +42,46 @@ std::atomic<int> states[kSlots];
 char paths[kSlots][PATH_MAX];
 std::atomic<int> pids[kSlots];
 
-/// By index into kSignals: what was installed before ours, and whether the
-/// signal was ignored when kiln installed its handler.
+/// By index into kSignals: what was installed before ours (LLVM's handler,
+/// or the action it replaced).
 struct sigaction previous[std::size(kSignals)];
-bool ignoredBefore[std::size(kSignals)];
+
+/// Removes the files directly in directory `path`, such as a temporary
+/// file a killed ld.lld left there (it writes kernel.hsaco.tmp* and renames
+/// it). Through open, the getdents64 system call, unlinkat and close: no
+/// opendir (which allocates) in signal context.
+void emptyDirectory(const char *path) {
+  int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (dir < 0)
+    return;
+  alignas(8) char buffer[4096];
+  for (;;) {
+    long n = ::syscall(SYS_getdents64, dir, buffer, sizeof(buffer));
+    if (n <= 0)
+      break;
+    for (long offset = 0; offset < n;) {
+      // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2),
+      // d_type (1), d_name (getdents64(2)).
+      unsigned short length;
+      std::memcpy(&length, buffer + offset + 16, sizeof(length));
+      const char *name = buffer + offset + 19;
+      if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0)
+        ::unlinkat(dir, name, 0);
+      offset += length;
+    }
+  }
+  ::close(dir);
+}
 
 void cleanUp() {
   for (std::atomic<int> &slot : pids) {
     int pid = slot.load(std::memory_order_acquire);
-    if (pid <= 0)
+    if (pid == 0)
       continue;
-    ::kill(-pid, SIGKILL);
+    if (pid > 0)
+      ::kill(-pid, SIGKILL);
+    else
+      pid = -pid;
     ::kill(pid, SIGKILL);
     // ECHILD: reaped meanwhile by its owner.
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
@@ -58,8 +91,10 @@ void cleanUp() {
     if (states[i].load(std::memory_order_acquire) == 2)
       ::unlink(paths[i]);
   for (unsigned i = 0; i < kSlots; ++i)
-    if (states[i].load(std::memory_order_acquire) == 3)
+    if (states[i].load(std::memory_order_acquire) == 3) {
+      emptyDirectory(paths[i]);
       ::rmdir(paths[i]);
+    }
   llvm::sys::RunInterruptHandlers();
 }
 
@@ -67,8 +102,6 @@ void onSignal(int sig, siginfo_t *info, void *context) {
   unsigned index = 0;
   while (kSignals[index] != sig)
     ++index;
-  if (ignoredBefore[index])
-    return;
   int savedErrno = errno;
   cleanUp();
   // Put back what was there and hand the signal on.
@@ -90,24 +123,37 @@ void onSignal(int sig, siginfo_t *info, void *context) {
 }
 
 void installHandlers() {
+  bool ignored[std::size(kSignals)];
   for (unsigned i = 0; i < std::size(kSignals); ++i) {
     struct sigaction current;
-    ignoredBefore[i] = ::sigaction(kSignals[i], nullptr, &current) == 0 &&
-                       !(current.sa_flags & SA_SIGINFO) &&
-                       current.sa_handler == SIG_IGN;
+    ignored[i] = ::sigaction(kSignals[i], nullptr, &current) == 0 &&
+                 !(current.sa_flags & SA_SIGINFO) &&
+                 current.sa_handler == SIG_IGN;
   }
   // LLVM's handlers go in now, under kiln's: whichever is installed last
-  // runs first, and LLVM's would remove its files even for an ignored
-  // signal. (An empty name: stat() fails on it, so LLVM skips it.)
+  // runs first. LLVM installs its own once per process, over SIG_IGN too.
+  // (An empty name: stat() fails on it, so LLVM's handler skips it.)
   llvm::sys::RemoveFileOnSignal("");
-  for (unsigned i = 0; i < std::size(kSignals); ++i) {
-    struct sigaction ours;
-    std::memset(&ours, 0, sizeof(ours));
-    ours.sa_sigaction = onSignal;
-    ours.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&ours.sa_mask);
-    ::sigaction(kSignals[i], &ours, &previous[i]);
-  }
+  struct sigaction ours;
+  std::memset(&ours, 0, sizeof(ours));
+  ours.sa_sigaction = onSignal;
+  ours.sa_flags = SA_SIGINFO | SA_RESTART;
+  // A second signal waits until this one's cleanup is done (it ends the
+  // process anyway): run inside it, it found LLVM's list already taken
+  // and ended the process before the first had removed those files.
+  sigemptyset(&ours.sa_mask);
+  for (int sig : kSignals)
+    sigaddset(&ours.sa_mask, sig);
+  struct sigaction ignore;
+  std::memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  for (unsigned i = 0; i < std::size(kSignals); ++i)
+    // An ignored signal is ignored again, over LLVM's handler: no cleanup,
+    // and the children (ld.lld, `ptxas --version`, tar) inherit SIG_IGN
+    // through exec, as they did before; a handled signal is reset to the
+    // default action there.
+    ::sigaction(kSignals[i], ignored[i] ? &ignore : &ours, &previous[i]);
 }
 
 bool claim(std::atomic<int> &slot, int from, int to) {
@@ -144,12 +190,12 @@ void dontRemoveOnSignal(llvm::StringRef path) {
   }
 }
 
-void killOnSignal(int pid) {
+void killOnSignal(int pid, bool processGroup) {
   installSignalCleanup();
   if (pid <= 0)
     return;
   for (std::atomic<int> &slot : pids)
-    if (claim(slot, 0, pid))
+    if (claim(slot, 0, processGroup ? pid : -pid))
       return;
 }
 
@@ -157,7 +203,7 @@ void dontKillOnSignal(int pid) {
   if (pid <= 0)
     return;
   for (std::atomic<int> &slot : pids)
-    if (claim(slot, pid, 0))
+    if (claim(slot, pid, 0) || claim(slot, -pid, 0))
       return;
 }
 

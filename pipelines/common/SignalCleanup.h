@@ -21,27 +21,31 @@
 
 namespace kiln {
 
-/// Installs kiln's handler for SIGHUP, SIGINT, SIGTERM and SIGPIPE, once per
-/// process; later calls do nothing. It records which of them the process
-/// ignores at that moment, has LLVM install its own handlers (those of
-/// sys::RemoveFileOnSignal) first, and puts kiln's over them:
-///   - a signal that was ignored stays ignored: the handler returns, and
-///     neither kiln's nor LLVM's files are removed;
-///   - otherwise the handler kills (SIGKILL) and reaps the registered child
-///     processes and their process groups, removes the registered paths
-///     (files first, then directories), runs LLVM's handler (its files),
-///     and the process ends by that signal (exit status 128 + its number in
-///     a shell). SIGPIPE, which LLVM's handlers do not take, ends it by the
-///     default action.
+/// Installs kiln's handler for SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2
+/// and SIGPIPE, once per process; later calls do nothing. It notes which of
+/// them the process ignores at that moment, has LLVM install its own
+/// handlers (those of sys::RemoveFileOnSignal, which LLVM puts over SIG_IGN
+/// too) first, then:
+///   - sets a signal that was ignored back to SIG_IGN: nothing is removed,
+///     the compile goes on, and child processes inherit SIG_IGN;
+///   - puts kiln's handler over LLVM's for the others. It kills (SIGKILL)
+///     and reaps the registered child processes, removes the registered
+///     paths (files first, then directories), runs LLVM's handler (its
+///     files), and the process ends by that signal (exit status 128 + its
+///     number in a shell), or the handler that was there before LLVM's
+///     gets it. SIGPIPE, which LLVM's handlers do not take, ends the
+///     process by the default action. The six signals are blocked while
+///     the handler runs.
 /// Call it before anything registers a file with LLVM: kiln's main does,
 /// first thing. Where LLVM's handlers were installed earlier, an ignored
 /// signal cannot be told apart and is treated as not ignored (as LLVM
 /// does). SIGKILL cannot be caught: what it leaves stays.
 void installSignalCleanup();
 
-/// Removes `path` (a file or FIFO; a directory with `directory`, removed
-/// after every file, and only if empty then) when a signal ends the process
-/// while it is registered. Installs the handler (installSignalCleanup) if
+/// Removes `path` (a file or FIFO; with `directory`, a directory: after
+/// every registered file, with the files left directly in it, such as a
+/// killed tool's temporary output) when a signal ends the process while it
+/// is registered. Installs the handler (installSignalCleanup) if
 /// not yet. Thread-safe and lock-free; at most 64 paths (each shorter than
 /// PATH_MAX bytes) at once: beyond that the call does nothing and the path
 /// is removed only by its owner.
@@ -51,11 +55,12 @@ void removeOnSignal(llvm::StringRef path, bool directory = false);
 /// or kept it. A path not registered is ignored.
 void dontRemoveOnSignal(llvm::StringRef path);
 
-/// Kills child process `pid` and its process group (SIGKILL) and reaps it
-/// before the registered paths are removed, so that it cannot write one of
-/// them after the cleanup (ptxas finishing its cubin while kiln's handler
-/// runs). At most 64 at once, as for paths.
-void killOnSignal(int pid);
+/// Kills child process `pid` (SIGKILL; with `processGroup`, the process
+/// group it leads too) and reaps it before the registered paths are
+/// removed, so that it cannot write one of them after the cleanup (ptxas
+/// finishing its cubin, ld.lld its code object, while kiln's handler runs).
+/// At most 64 at once, as for paths.
+void killOnSignal(int pid, bool processGroup = false);
 
 /// Ends killOnSignal(`pid`): call it as soon as the child is reaped (its
 /// pid may then be reused).

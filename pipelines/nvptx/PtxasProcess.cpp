@@ -304,7 +304,7 @@ Error PtxasProcess::spawn() {
   // on a loaded machine). The child gets the mask back before execve.
   sigset_t cleanupSignals, previousMask;
   sigemptyset(&cleanupSignals);
-  for (int sig : {SIGHUP, SIGINT, SIGTERM, SIGPIPE})
+  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE})
     sigaddset(&cleanupSignals, sig);
   ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previousMask);
   pid_t child = ::vfork();
@@ -330,7 +330,7 @@ Error PtxasProcess::spawn() {
   }
   int forkErrno = errno;
   if (child > 0 && execErrno == 0)
-    killOnSignal(child);
+    killOnSignal(child, /*processGroup=*/true);
   ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
   ::close(writeFd);
   if (nullFd >= 0)
