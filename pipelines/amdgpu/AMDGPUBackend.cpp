@@ -375,32 +375,19 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
     cleanup();
     return makeError("link: " + toString(std::move(err)));
   }
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
-                                          StringRef(logPath)};
-  // As sys::ExecuteAndWait, with ld.lld registered with kiln's signal
-  // cleanup while it runs: killed and reaped before the directory is
-  // removed, so that it cannot write kernel.hsaco into it afterwards.
-  std::string execError;
-  bool failedToStart = false;
-  StringRef lldArgs[] = {*lld, "-shared", "--no-undefined", "-o", hsacoPath,
-                         objPath};
-  sys::ProcessInfo linker =
-      sys::ExecuteNoWait(*lld, lldArgs, std::nullopt, redirects,
-                         /*MemoryLimit=*/0, &execError, &failedToStart);
-  int rc = -1;
-  if (!failedToStart) {
-    killOnSignal(linker.Pid);
-    rc = sys::Wait(linker, /*SecondsToWait=*/std::nullopt, &execError)
-             .ReturnCode;
-    dontKillOnSignal(linker.Pid);
-  }
-  if (rc != 0) {
+  // ld.lld is registered with kiln's signal cleanup while it runs (killed
+  // and reaped before the directory is removed, so that it cannot write
+  // kernel.hsaco into it afterwards).
+  Expected<int> rc = runToolToFile(
+      *lld, {"-shared", "--no-undefined", "-o", hsacoPath, objPath}, logPath);
+  if (!rc || *rc != 0) {
     std::string log;
     if (auto buf = MemoryBuffer::getFile(logPath))
       log = (*buf)->getBuffer().str();
     cleanup();
-    return makeError("link: ld.lld failed (" + Twine(rc) + ")" +
-                     (execError.empty() ? "" : ": " + execError) +
+    std::string why = rc ? "exit status " + std::to_string(*rc)
+                         : toString(rc.takeError());
+    return makeError("link: ld.lld failed (" + why + ")" +
                      (log.empty() ? "" : ":\n" + log));
   }
   auto hsaco = MemoryBuffer::getFile(hsacoPath);

@@ -9,13 +9,71 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
 #include <optional>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <vector>
+
+extern char **environ;
 
 using namespace llvm;
 
 namespace kiln {
+
+Expected<int> runToolToFile(StringRef tool, ArrayRef<StringRef> args,
+                            StringRef outputPath) {
+  std::vector<std::string> strings = {tool.str()};
+  for (StringRef arg : args)
+    strings.push_back(arg.str());
+  std::vector<char *> argv;
+  for (std::string &arg : strings)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::string output = outputPath.str();
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, output.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  sigset_t cleanupSignals, previousMask;
+  sigemptyset(&cleanupSignals);
+  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE})
+    sigaddset(&cleanupSignals, sig);
+  installSignalCleanup();
+  ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previousMask);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setsigmask(&attributes, &previousMask);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  int spawnError = ::posix_spawn(&pid, argv[0], &actions, &attributes,
+                                 argv.data(), environ);
+  if (spawnError == 0)
+    killOnSignal(pid);
+  ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawnError != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot run it: " + Twine(std::strerror(spawnError)));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  dontKillOnSignal(pid);
+  if (WIFSIGNALED(status))
+    return createStringError(inconvertibleErrorCode(),
+                             "killed by signal " + Twine(WTERMSIG(status)) +
+                                 " (" + ::strsignal(WTERMSIG(status)) + ")");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+}
 
 Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args,
                                         StringRef what) {
@@ -29,21 +87,16 @@ Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args
           sys::fs::createTemporaryFile("kiln-tool-output", "txt", out))
     return fail("cannot create a temporary file: " + ec.message());
   removeOnSignal(out);
-  SmallVector<StringRef, 4> argv = {tool};
-  argv.append(args.begin(), args.end());
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out),
-                                          StringRef(out)};
-  std::string launchError;
-  int rc = sys::ExecuteAndWait(tool, argv, std::nullopt, redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                               &launchError);
+  Expected<int> rc = runToolToFile(tool, args, out);
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(out);
   sys::fs::remove(out);
   dontRemoveOnSignal(out);
   std::string printed = text ? (*text)->getBuffer().trim().str() : "";
-  if (rc != 0)
-    return fail((launchError.empty() ? "exit status " + Twine(rc)
-                                     : Twine(launchError)) +
+  if (!rc)
+    return fail(toString(rc.takeError()) +
+                (printed.empty() ? "" : ": " + printed));
+  if (*rc != 0)
+    return fail("exit status " + Twine(*rc) +
                 (printed.empty() ? "" : ": " + printed));
   if (printed.empty())
     return fail("printed nothing");
