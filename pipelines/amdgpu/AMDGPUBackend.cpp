@@ -360,16 +360,12 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   sys::path::append(objPath, "kernel.o");
   sys::path::append(hsacoPath, "kernel.hsaco");
   sys::path::append(logPath, "lld.log");
-  // Removed if a signal ends kiln while ld.lld runs (the handler removes
-  // the files, then the directory).
-  for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str()})
-    removeOnSignal(path);
+  // Removed with the files in it if a signal ends kiln while ld.lld runs.
   removeOnSignal(dir, /*directory=*/true);
   auto cleanup = [&] {
-    for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()}) {
+    for (StringRef path : {objPath.str(), hsacoPath.str(), logPath.str(), dir.str()})
       sys::fs::remove(path);
-      dontRemoveOnSignal(path);
-    }
+    dontRemoveOnSignal(dir);
   };
   if (Error err = nvptx::writeFileBytes(objPath, object)) {
     cleanup();

@@ -1,10 +1,10 @@
 //===- SignalCleanup.cpp - temporary paths removed when a signal ends kiln ===//
 //
 // The handler runs in signal context: it reads fixed slots through atomics
-// and calls only kill, waitpid, unlink, rmdir, sigaction and raise
-// (async-signal-safe in POSIX.1-2008, section 2.4.3) and LLVM's
-// sys::RunInterruptHandlers (which LLVM's own handler calls in signal
-// context).
+// and calls only kill, waitpid, open, unlinkat, unlink, rmdir, close,
+// sigaction and raise (async-signal-safe in POSIX.1-2008, section 2.4.3),
+// the getdents64 system call, and LLVM's sys::RunInterruptHandlers (which
+// LLVM's own handler calls in signal context).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +17,9 @@
 #include <climits>
 #include <csignal>
 #include <cstring>
-#include <mutex>
 #include <fcntl.h>
+#include <mutex>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,12 +33,11 @@ constexpr unsigned kSlots = 64;
 /// The registered paths and children. `states[i]`: 0 free, 1 being
 /// written, 2 a file, 3 a directory. `pids[i]`: 0 free, the pid of a child
 /// that leads its own process group, or minus the pid of one that does
-/// not. Zero-initialized
-/// static storage with no constructor to run (std::atomic's default
-/// constructor is trivial in C++17), so the arrays stay untouched .bss
-/// until used; a table of structs with member initializers got a dynamic
-/// initializer from GCC that touched each of its 64 pages when the process
-/// started.
+/// not. Zero-initialized static storage with no constructor to run
+/// (std::atomic's default constructor is trivial in C++17), so the arrays
+/// stay untouched .bss until used; a table of structs with member
+/// initializers got a dynamic initializer from GCC that touched each of
+/// its 64 pages when the process started.
 std::atomic<int> states[kSlots];
 char paths[kSlots][PATH_MAX];
 std::atomic<int> pids[kSlots];
@@ -197,6 +197,19 @@ void killOnSignal(int pid, bool processGroup) {
   for (std::atomic<int> &slot : pids)
     if (claim(slot, 0, processGroup ? pid : -pid))
       return;
+}
+
+CleanupSignalsBlocked::CleanupSignalsBlocked() {
+  installSignalCleanup();
+  sigset_t cleanupSignals;
+  sigemptyset(&cleanupSignals);
+  for (int sig : kSignals)
+    sigaddset(&cleanupSignals, sig);
+  ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previous);
+}
+
+CleanupSignalsBlocked::~CleanupSignalsBlocked() {
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 void dontKillOnSignal(int pid) {

@@ -19,6 +19,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <csignal>
+
 namespace kiln {
 
 /// Installs kiln's handler for SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2
@@ -45,10 +47,10 @@ void installSignalCleanup();
 /// Removes `path` (a file or FIFO; with `directory`, a directory: after
 /// every registered file, with the files left directly in it, such as a
 /// killed tool's temporary output) when a signal ends the process while it
-/// is registered. Installs the handler (installSignalCleanup) if
-/// not yet. Thread-safe and lock-free; at most 64 paths (each shorter than
-/// PATH_MAX bytes) at once: beyond that the call does nothing and the path
-/// is removed only by its owner.
+/// is registered. Installs the handler (installSignalCleanup) if not yet.
+/// Thread-safe and lock-free; at most 64 paths (each shorter than PATH_MAX
+/// bytes) at once: beyond that the call does nothing and the path is
+/// removed only by its owner.
 void removeOnSignal(llvm::StringRef path, bool directory = false);
 
 /// Ends removeOnSignal(`path`): call it once the owner removed the path,
@@ -65,6 +67,26 @@ void killOnSignal(int pid, bool processGroup = false);
 /// Ends killOnSignal(`pid`): call it as soon as the child is reaped (its
 /// pid may then be reused).
 void dontKillOnSignal(int pid);
+
+/// Blocks the signals kiln's cleanup takes on the calling thread for its
+/// lifetime, for spawning a child and registering it (killOnSignal) with
+/// no signal in between: one that came first would find no child to kill,
+/// and the child could write after the cleanup. The child should start
+/// with previousMask() (posix_spawnattr_setsigmask, or pthread_sigmask
+/// before execve). Installs the handler (installSignalCleanup) if not yet.
+class CleanupSignalsBlocked {
+public:
+  CleanupSignalsBlocked();
+  ~CleanupSignalsBlocked();
+  CleanupSignalsBlocked(const CleanupSignalsBlocked &) = delete;
+  CleanupSignalsBlocked &operator=(const CleanupSignalsBlocked &) = delete;
+
+  /// The thread's mask before the constructor blocked the signals.
+  const sigset_t &previousMask() const { return previous; }
+
+private:
+  sigset_t previous;
+};
 
 } // namespace kiln
 

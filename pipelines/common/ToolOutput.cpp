@@ -15,7 +15,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
-#include <pthread.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <vector>
@@ -43,22 +42,19 @@ Expected<int> runToolToFile(StringRef tool, ArrayRef<StringRef> args,
   posix_spawn_file_actions_addopen(&actions, 1, output.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  sigset_t cleanupSignals, previousMask;
-  sigemptyset(&cleanupSignals);
-  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE})
-    sigaddset(&cleanupSignals, sig);
-  installSignalCleanup();
-  ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previousMask);
+  pid_t pid = 0;
+  int spawnError;
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setsigmask(&attributes, &previousMask);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = 0;
-  int spawnError = ::posix_spawn(&pid, argv[0], &actions, &attributes,
-                                 argv.data(), environ);
-  if (spawnError == 0)
-    killOnSignal(pid);
-  ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
+  {
+    CleanupSignalsBlocked blocked;
+    posix_spawnattr_setsigmask(&attributes, &blocked.previousMask());
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    spawnError = ::posix_spawn(&pid, argv[0], &actions, &attributes,
+                               argv.data(), environ);
+    if (spawnError == 0)
+      killOnSignal(pid);
+  }
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   if (spawnError != 0)

@@ -33,10 +33,10 @@ llvm::Expected<int> runToolToFile(llvm::StringRef tool,
 
 /// Runs `tool` with `args` (argv[1..]; argv[0] is `tool`), stdout and stderr
 /// both into one temporary file that is removed afterwards (runToolToFile),
-/// and returns what it printed, trimmed. Errors (a llvm::StringError naming `what`, e.g.
-/// "ptxas --version"): the temporary file cannot be made, the tool cannot
-/// run or exits non-zero (its exit status or the launch error, then its
-/// output), or it prints nothing.
+/// and returns what it printed, trimmed. Errors (a llvm::StringError naming
+/// `what`, e.g. "ptxas --version"): the temporary file cannot be made, the
+/// tool cannot run, a signal ends it or it exits non-zero (the reason or
+/// its exit status, then its output), or it prints nothing.
 llvm::Expected<std::string> captureToolOutput(llvm::StringRef tool,
                                               llvm::ArrayRef<llvm::StringRef> args,
                                               llvm::StringRef what);

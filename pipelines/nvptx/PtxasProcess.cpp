@@ -298,40 +298,40 @@ Error PtxasProcess::spawn() {
   pid_t parent = ::getpid();
   volatile int execErrno = 0;
   // The signals kiln's cleanup takes stay blocked on this thread until the
-  // child is registered with it (killOnSignal): a ptxas (or wrapper) that
-  // signals kiln at once, or one signalled with it, is then killed before
-  // the files are removed, not left writing its cubin (signal-cleanup.test,
-  // on a loaded machine). The child gets the mask back before execve.
-  sigset_t cleanupSignals, previousMask;
-  sigemptyset(&cleanupSignals);
-  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE})
-    sigaddset(&cleanupSignals, sig);
-  ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previousMask);
-  pid_t child = ::vfork();
-  if (child == 0) {
-    ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
-    // A ptxas started early waits on its input FIFO; should this process
-    // die before writing it (killed, crashed), the kernel kills ptxas too.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent)
+  // child is registered with it (CleanupSignalsBlocked, killOnSignal): a
+  // ptxas (or wrapper) that signals kiln at once, or one signalled with it,
+  // is then killed before the files are removed, not left writing its
+  // cubin (signal-cleanup.test, on a loaded machine). The child gets the
+  // mask back before execve.
+  pid_t child;
+  int forkErrno;
+  {
+    CleanupSignalsBlocked blocked;
+    child = ::vfork();
+    if (child == 0) {
+      ::pthread_sigmask(SIG_SETMASK, &blocked.previousMask(), nullptr);
+      // A ptxas started early waits on its input FIFO; should this process
+      // die before writing it (killed, crashed), the kernel kills ptxas too.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent)
+        ::_exit(127);
+      // A process group of its own, so that ~PtxasProcess kills a wrapper
+      // script's children with it (see there).
+      ::setpgid(0, 0);
+      if (nullFd >= 0)
+        ::dup2(nullFd, 0);
+      else
+        ::close(0);
+      ::dup2(writeFd, 1);
+      ::dup2(writeFd, 2);
+      ::execve(argv[0], argv.data(), envp.data());
+      execErrno = errno; // vfork: the parent sees this after the child exits
       ::_exit(127);
-    // A process group of its own, so that ~PtxasProcess kills a wrapper
-    // script's children with it (see there).
-    ::setpgid(0, 0);
-    if (nullFd >= 0)
-      ::dup2(nullFd, 0);
-    else
-      ::close(0);
-    ::dup2(writeFd, 1);
-    ::dup2(writeFd, 2);
-    ::execve(argv[0], argv.data(), envp.data());
-    execErrno = errno; // vfork: the parent sees this after the child exits
-    ::_exit(127);
+    }
+    forkErrno = errno;
+    if (child > 0 && execErrno == 0)
+      killOnSignal(child, /*processGroup=*/true);
   }
-  int forkErrno = errno;
-  if (child > 0 && execErrno == 0)
-    killOnSignal(child, /*processGroup=*/true);
-  ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
   ::close(writeFd);
   if (nullFd >= 0)
     ::close(nullFd);
