@@ -814,21 +814,30 @@ struct KGPUAssignLayouts
     // padded slots are smaller than half-filled swizzle rows and f32 ones.
     // Fewer rows than 16 * num-warps (64 rows on 8 warps): 4 warps along M
     // and the warpgroups splitting N (wgmmaComputes' warpsN; 16-bit, N /
-    // warpgroups a multiple of 64), where B is read K-contiguous or A
-    // M-contiguous. On the H200 (docs/BENCHMARKS.md, fifteenth session)
-    // that ran faster than mma.sync; with B N-contiguous it ran slower
-    // (triton_bmm 8.4 -> 9.8 us: each 16-byte copy of B goes to its
-    // warpgroup's half, so the 8 copies of a shared-memory phase write two
-    // halves 1024 bytes apart, 2-way bank conflicts), and stays on mma.sync.
-    // Only on 8 warps (measured there; helper-47's 32-warp split ran out
-    // of registers in ptxas), and only where its slots fit. assign marks
+    // warpgroups a multiple of 64), each warp column owning one contiguous
+    // half of N (instrShape [16, N / 2]: warpgroup g's wgmma m64n(N/2)
+    // reads B's columns from g * N / 2, whole 64-column blocks of the
+    // slot, and B's copy stores the tile as it is). The fifteenth session
+    // dealt 8-column tiles to the warp columns in turn instead (B's copy
+    // interleaved): with B read N-contiguous each shared-memory phase of
+    // that copy wrote both halves, 1024 bytes apart (2-way bank
+    // conflicts), and triton_bmm ran 8.4 -> 9.8 us, so such dots had kept
+    // mma.sync (docs/BENCHMARKS.md, fifteenth and twenty-fifth sessions).
+    // Only where A and B are tiles the loop loads (B possibly through
+    // tt.trans), which kgpu-pipeline-dot-loops can stage for wgmma: a loop
+    // it leaves runs mma.sync on this layout, and there the warps' 16 x 64
+    // tiles read more fragments per mma.sync than [2, 4]'s 32 x 32 (H200,
+    // twenty-fifth session: B scaled in the loop 14.59 -> 15.17 us, A loaded
+    // before it 15.93 -> 16.16). Only on 8 warps (measured there;
+    // helper-47's 32-warp split ran out of registers in ptxas), and only
+    // where its slots fit. assign marks
     // the dot (kWgmmaSplitNAttr) for kgpu-pipeline-dot-loops where its
     // accumulator takes that layout.
     unsigned warpsN = 0;
     if (mmaVersion == 3 && wgmmaComputes(dot, numWarps))
       warpsN = 1;
     else if (mmaVersion == 3 && numWarps == 8 && wgmmaComputes(dot, 4, 2) &&
-             (bReadKMajor(dot) || aReadMMajor(dot)))
+             operandsLoadedInLoop(dot))
       warpsN = 2;
     if (warpsN && !wgmmaNarrowTile(dot) && isLoopCarriedDot(dot)) {
       bool partial = wgmmaPartialRows(dot), tf32 = isTf32Dot(dot);
@@ -838,7 +847,8 @@ struct KGPUAssignLayouts
            wgmmaSlotsFit(dot, bKMajor))) {
         return {kgpu::MmaEncodingAttr::get(
                     dot.getContext(), 2,
-                    {unsigned(numWarps) / warpsN, warpsN}, {16, 8}),
+                    {unsigned(numWarps) / warpsN, warpsN},
+                    {16, warpsN > 1 ? unsigned(N) / warpsN : 8u}),
                 warpsN > 1};
       }
     }
@@ -900,13 +910,6 @@ struct KGPUAssignLayouts
     return readAlongDim0(dot.getB(), /*allowTrans=*/true);
   }
 
-  /// Whether `dot`'s A is a load contiguous along M (dimension 0; x^T @ y),
-  /// more than one element per copy: what kgpu-pipeline-dot-loops copies
-  /// transposed for wgmma to read MN-major.
-  static bool aReadMMajor(tt::DotOp dot) {
-    return readAlongDim0(dot.getA(), /*allowTrans=*/false);
-  }
-
   /// Whether the dot operand `v` is a load contiguous along its dimension
   /// 0 (or, with `allowTrans`, tt.trans [1, 0] of one contiguous along its
   /// dimension 1), more than one element per copy.
@@ -942,6 +945,23 @@ struct KGPUAssignLayouts
   /// Whether `dot` is the only tt.dot of an scf.for body and its
   /// accumulator is one of the loop's iteration arguments (what a pipelined
   /// K loop looks like).
+  /// Whether `dot`'s A is a tt.load in the dot's block and its B one too,
+  /// directly or through tt.trans [1, 0] in that block: the operands
+  /// kgpu-pipeline-dot-loops copies into its slots.
+  static bool operandsLoadedInLoop(tt::DotOp dot) {
+    Block *block = dot->getBlock();
+    auto loadedHere = [&](Value v) {
+      auto load = v.getDefiningOp<tt::LoadOp>();
+      return load && load->getBlock() == block;
+    };
+    Value b = dot.getB();
+    if (auto trans = b.getDefiningOp<tt::TransOp>();
+        trans && trans->getBlock() == block &&
+        trans.getOrder() == ArrayRef<int32_t>{1, 0})
+      b = trans.getSrc();
+    return loadedHere(dot.getA()) && loadedHere(b);
+  }
+
   static bool isLoopCarriedDot(tt::DotOp dot) {
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     if (!loop)

@@ -296,6 +296,19 @@ SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
   return strides;
 }
 
+/// Whether a dot's accumulator layout `acc` tiles an N-column result the
+/// way the tensor-core lowerings read B: an mma layout whose warps hold
+/// 16 x W tiles with W > 8 needs N a multiple of W x the warps along N
+/// (emitMmaV2 reads a warp tile's B fragments at constant column offsets
+/// from its first column, which do not wrap around a narrower N). Other
+/// layouts: true.
+bool mmaWarpTilesFit(Attribute acc, int64_t n) {
+  auto mma = dyn_cast_if_present<kgpu::MmaEncodingAttr>(acc);
+  if (!kgpu::isMmaV2(mma) || mma.getInstrShape()[1] == 8)
+    return true;
+  return n % (int64_t(mma.getInstrShape()[1]) * mma.getWarpsPerCTA()[1]) == 0;
+}
+
 /// Row strides, in elements, of A (M x K) and B (K x N) as the CUDA-core
 /// tt.dot stages them in shared memory (`bytes` per element): row-major,
 /// with `padded` 16 bytes more per row. In its K loop the lanes of a warp
@@ -1971,25 +1984,37 @@ Value accLayoutAPair(OpBuilder &b, Location loc, ArrayRef<Value> aRegs,
 
 /// How a tensor-core accumulator layout with `warps` = warpsPerCTA tiles an
 /// M x N result in instruction tiles of instrM x instrN (mma.sync m16n8:
-/// 16 x 8; MFMA 16x16: 16 x 16): the CTA covers tileM x tileN at once and
-/// repeats repM x repN times; this thread's warp starts at row warpM and
-/// column warpN of each CTA tile (warps are numbered along M first).
+/// 16 x 8; MFMA 16x16: 16 x 16), each warp taking `warpTileN` columns
+/// (warpTileN / instrN instruction tiles side by side; the mma layout's
+/// instrShape[1]): the CTA covers tileM x tileN at once, repM times along
+/// M; repN instruction tiles along N, tile j (register order) at column
+/// warpN + col(j); this thread's warp starts at row warpM and column warpN
+/// of each CTA tile (warps are numbered along M first).
 struct WarpTiling {
-  int64_t tileM, tileN, repM, repN;
+  int64_t tileM, tileN, repM, repN, instrN, subTiles;
   Value lane, warp, warpM, warpN;
 
   WarpTiling(OpBuilder &b, Location loc, const Lowering &l,
              ArrayRef<unsigned> warps, int64_t instrM, int64_t instrN,
-             int64_t M, int64_t N) {
+             int64_t M, int64_t N, int64_t warpTileN = 0)
+      : instrN(instrN) {
     unsigned wm = warps[0], wn = warps[1];
+    if (warpTileN == 0)
+      warpTileN = instrN;
+    subTiles = warpTileN / instrN;
     tileM = instrM * wm;
-    tileN = instrN * wn;
+    tileN = warpTileN * wn;
     repM = std::max<int64_t>(1, M / tileM);
-    repN = std::max<int64_t>(1, N / tileN);
+    repN = std::max<int64_t>(1, N / tileN) * subTiles;
     std::tie(lane, warp) = laneAndWarp(b, loc, l);
     IndexMath im{b, loc};
     warpM = im.mul(im.urem(warp, wm), instrM);
-    warpN = im.mul(im.urem(im.udiv(warp, wm), wn), instrN);
+    warpN = im.mul(im.urem(im.udiv(warp, wm), wn), warpTileN);
+  }
+
+  /// Column of instruction tile `j` (register order) from warpN.
+  int64_t col(int64_t j) const {
+    return j / subTiles * tileN + j % subTiles * instrN;
   }
 };
 
@@ -2041,9 +2066,14 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   // Elements per K step (one ldmatrix.x4 of A: 32 bytes of each row) and
   // per half of it (one 8x8 b16 matrix: 16 bytes).
   int64_t kStep = f8 ? 32 : 16, kHalf = kStep / 2;
-  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
+  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N,
+               mma.getInstrShape()[1]);
   int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
   Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
+  // Columns between the two N tiles of one ldmatrix.x4 of B (tiles rn and
+  // rn + 1, rn even): the next CTA tile's, or with several tiles a warp
+  // (the layout's instrShape[1] > 8) the next 8 columns.
+  int64_t pairCols = t.col(1) - t.col(0);
   IndexMath im{rewriter, loc};
   Value lane16 = im.urem(lane, 16);
   Value laneHalf = im.udiv(lane, 16); // 0 for lanes 0-15, 1 for 16-31
@@ -2106,7 +2136,7 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     Value q = im.udiv(lane, 8);
     Value row = im.add(warpN, im.urem(lane, 8));
     if (repN > 1)
-      row = im.add(row, im.mul(im.udiv(q, 2), tileN));
+      row = im.add(row, im.mul(im.udiv(q, 2), pairCols));
     row = wrapped(row, tileN, N);
     bPtr = smemAddress(
         rewriter, loc, l, bBase, mem,
@@ -2115,7 +2145,7 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
   } else {
     Value col = warpN;
     if (repN > 1)
-      col = im.add(col, im.mul(laneHalf, tileN));
+      col = im.add(col, im.mul(laneHalf, pairCols));
     col = wrapped(col, tileN, N);
     bPtr = smemAddress(rewriter, loc, l, bBase, mem,
                        im.add(im.add(im.mul(lane16, strideB), col), bElemOffset));
@@ -2162,8 +2192,8 @@ SmallVector<Value> emitMmaV2(ConversionPatternRewriter &rewriter, Location loc,
     for (int64_t rn = 0; rn < repN; rn += 2) {
       // bKMajor: matrices (N tile rn | rn + 1) x (k 0-7 | 8-15);
       // otherwise k rows kk * 16 .. + 15 of N tiles rn and rn + 1.
-      int64_t offset = bKMajor ? rn * tileN * strideB + kk * kStep
-                               : kk * 16 * strideB + rn * tileN;
+      int64_t offset = bKMajor ? t.col(rn) * strideB + kk * kStep
+                               : kk * 16 * strideB + t.col(rn);
       auto r = ldmatrix(at(bPtr, offset), /*trans=*/!bKMajor);
       bFrag[rn] = {r[0], r[1]};
       if (rn + 1 < repN)
@@ -2239,8 +2269,9 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
   MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N);
-  int64_t tileM = t.tileM, tileN = t.tileN, repM = t.repM, repN = t.repN;
+  WarpTiling t(rewriter, loc, l, mma.getWarpsPerCTA(), 16, 8, M, N,
+               mma.getInstrShape()[1]);
+  int64_t tileM = t.tileM, repM = t.repM, repN = t.repN;
   Value lane = t.lane, warpM = t.warpM, warpN = t.warpN;
   IndexMath im{rewriter, loc};
   Value group = im.udiv(lane, 4), thread = im.urem(lane, 4);
@@ -2290,7 +2321,7 @@ SmallVector<Value> emitMmaTf32(ConversionPatternRewriter &rewriter,
       for (const kgpu::FragmentElement &f : fragB) {
         Value row = fragmentIndex(f.rowPerGroup, f.rowPerThread, k0 + f.row);
         Value col = im.urem(
-            im.add(im.add(warpN, rn * tileN),
+            im.add(im.add(warpN, t.col(rn)),
                    fragmentIndex(f.colPerGroup, f.colPerThread, f.col)),
             N);
         Value x = LLVM::LoadOp::create(
@@ -2825,7 +2856,9 @@ struct DotLowering : KPattern<tt::DotOp> {
       return ASource::Staged;
     auto aT = op.getA().getType();
     auto warps = cast<kgpu::MmaEncodingAttr>(acc).getWarpsPerCTA();
+    // accLayoutAPair reads the fragments of 16 x 8 warp tiles.
     if (aT.getEncoding() == acc && warps[1] == 1 &&
+        cast<kgpu::MmaEncodingAttr>(acc).getInstrShape()[1] == 8 &&
         aT.getElementType().getIntOrFloatBitWidth() == 16 &&
         aT.getDimSize(0) % (16 * int64_t(warps[0])) == 0)
       return ASource::Registers;
@@ -3367,14 +3400,8 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     // Shared-memory rows and columns (swapped for a transposed tile).
     int64_t rows = type.getDimSize(transpose ? 1 : 0),
             cols = type.getDimSize(transpose ? 0 : 1);
-    // `interleave`: B's N (rows with swizzle 1, columns with swizzle 2) in
-    // parts of whole 8-element groups; each run (at most 16 bytes, aligned,
-    // of 16-bit or wider elements: checked before the conversion) stays
-    // within one group.
-    int64_t parts = op.getInterleave();
-    int64_t nSize = op.getSwizzle() == 1 ? rows : cols;
     SmallVector<SmallVector<Value>> idx;
-    if (op.getSwizzle() == 0 || parts > 1)
+    if (op.getSwizzle() == 0)
       idx = emitIndices(rewriter, loc, l, type.getEncoding(), type.getShape());
     int64_t slotElems = op.getSlotBytes() / bytes;
     Value slotBase = LLVM::MulOp::create(rewriter, loc, adaptor.getSlot(),
@@ -3385,20 +3412,7 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
     // Swizzle 1: K-major (rows = M or N); 2: MN-major B (rows = K).
     SmallVector<Value> swizzled;
     Value slotOffset;
-    if (op.getSwizzle() != 0 && parts > 1) {
-      // Group q of N goes to part q % parts, position q / parts in it.
-      for (unsigned e : starts) {
-        Value r = idx[e][transpose ? 1 : 0], c = idx[e][transpose ? 0 : 1];
-        Value &n = op.getSwizzle() == 1 ? r : c;
-        Value group = im.udiv(n, 8);
-        n = im.add(im.add(im.mul(im.urem(group, parts), nSize / parts),
-                          im.mul(im.udiv(group, parts), 8)),
-                   im.urem(n, 8));
-        swizzled.push_back(swizzledByteOffset(im, r, c, rows, cols, bytes,
-                                              op.getSwizzle() == 1));
-      }
-      slotOffset = im.mul(adaptor.getSlot(), op.getSlotBytes());
-    } else if (op.getSwizzle() != 0) {
+    if (op.getSwizzle() != 0) {
       swizzled = swizzledElementOffsets(
           im, l, type.getEncoding(), type.getShape(), starts,
           /*rowDim=*/transpose ? 1 : 0, rows, cols, bytes,
@@ -3569,8 +3583,10 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
     auto mma = cast<kgpu::MmaEncodingAttr>(
         cast<RankedTensorType>(op.getAcc().getType()).getEncoding());
     // With warps along N too (warpsN > 1), warpgroup g takes row block
-    // g % (warps along M / 4) and N part g / (warps along M / 4), which
-    // kgpu.async_copy's `interleave` stored contiguously.
+    // g % (warps along M / 4) and N part g / (warps along M / 4): the
+    // columns from part * N / warpsN on, which its warp column owns in
+    // the accumulator's layout (instrShape [16, N / warpsN]; checked
+    // before the conversion).
     unsigned warpsN = mma.getWarpsPerCTA()[1];
     Value rowGroup = group, nPart;
     if (warpsN > 1) {
@@ -4387,6 +4403,16 @@ struct KGPUConvertToLLVM
                           << " lowering yet";
           return WalkResult::interrupt();
         }
+        if (!mmaWarpTilesFit(dot.getType().getEncoding(),
+                             dot.getType().getDimSize(1))) {
+          op->emitError() << "tt.dot's accumulator layout "
+                          << dot.getType().getEncoding()
+                          << " has warp tiles wider than its N ("
+                          << dot.getType().getDimSize(1)
+                          << ") divides: N must be a multiple of instrShape[1] "
+                             "x the warps along N";
+          return WalkResult::interrupt();
+        }
         if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
             ea != eb) {
           InFlightDiagnostic diag =
@@ -4401,24 +4427,6 @@ struct KGPUConvertToLLVM
         }
       }
       if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
-        // An interleaved copy (B's N in parts, one per wgmma warpgroup)
-        // stores whole 8-element groups of a swizzled arrangement's N (its
-        // rows with swizzle 1, its columns with swizzle 2); a copy run (at
-        // most 16 bytes) must stay within one group: 16-bit or wider.
-        auto t = cast<RankedTensorType>(copy.getPtr().getType());
-        int64_t parts = copy.getInterleave();
-        int64_t n = t.getDimSize(
-            (copy.getSwizzle() == 1) == bool(copy.getTranspose()) ? 1 : 0);
-        int64_t bits =
-            bitWidth(cast<tt::PointerType>(t.getElementType()).getPointeeType());
-        if (parts > 1 &&
-            (copy.getSwizzle() == 0 || n % (8 * parts) != 0 || bits < 16)) {
-          op->emitError() << "async copy interleave " << parts
-                          << " needs a swizzled arrangement whose N (" << n
-                          << ") is a multiple of 8 x " << parts
-                          << ", of elements of 16 bits or more";
-          return WalkResult::interrupt();
-        }
         // Its slots: the kgpu.local_dot reading them sizes and places them.
         if (!slotRegions.contains({int64_t(copy.getOffset()),
                                    int64_t(copy.getSlotBytes())})) {
@@ -4471,27 +4479,38 @@ struct KGPUConvertToLLVM
           auto mma = dyn_cast<kgpu::MmaEncodingAttr>(
               cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
           if (regT != aT || f8 || !mma || regT.getEncoding() != mma ||
-              mma.getWarpsPerCTA()[1] != 1 ||
+              mma.getWarpsPerCTA()[1] != 1 || mma.getInstrShape()[1] != 8 ||
               aT.getDimSize(0) % (16 * int64_t(mma.getWarpsPerCTA()[0]))) {
             op->emitError()
                 << "local_dot's register A must be the aType tile, 16-bit, "
                    "in the accumulator's layout with the warps along M "
-                   "only, got "
+                   "only and 16 x 8 warp tiles, got "
                 << regT;
             return WalkResult::interrupt();
           }
         }
         // wgmma with the warpgroups splitting N: each multiplies its
         // N / warps-along-N columns, whole 128-byte column blocks of 16-bit
-        // B (kgpu.async_copy's interleave).
+        // B, which its warp column must own in the accumulator's layout
+        // (instrShape [16, N / warps along N]).
         auto acc = dyn_cast<kgpu::MmaEncodingAttr>(
             cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
+        if (!dot.getWgmma() &&
+            !mmaWarpTilesFit(acc, cast<RankedTensorType>(dot.getBType())
+                                      .getDimSize(1))) {
+          op->emitError() << "local_dot's accumulator layout " << acc
+                          << " has warp tiles wider than its N ("
+                          << cast<RankedTensorType>(dot.getBType())
+                                 .getDimSize(1)
+                          << ") divides: N must be a multiple of instrShape[1] "
+                             "x the warps along N";
+          return WalkResult::interrupt();
+        }
         if (dot.getWgmma() && acc && acc.getWarpsPerCTA()[1] > 1) {
           unsigned wm = acc.getWarpsPerCTA()[0], wn = acc.getWarpsPerCTA()[1];
-          if (!wgmmaComputesShape(
-                  ea, aT.getDimSize(0),
-                  cast<RankedTensorType>(dot.getBType()).getDimSize(1),
-                  aT.getDimSize(1), wm, wn)) {
+          int64_t n = cast<RankedTensorType>(dot.getBType()).getDimSize(1);
+          if (!wgmmaComputesShape(ea, aT.getDimSize(0), n, aT.getDimSize(1),
+                                  wm, wn)) {
             op->emitError()
                 << "local_dot with wgmma and " << wn
                 << " warps along N needs 16-bit slots, warps along M a "
@@ -4499,6 +4518,14 @@ struct KGPUConvertToLLVM
                    "N of 64 x "
                 << wn << " (at most 256 each), got " << aT << " x "
                 << dot.getBType();
+            return WalkResult::interrupt();
+          }
+          if (int64_t(acc.getInstrShape()[1]) * wn != n) {
+            op->emitError()
+                << "local_dot with wgmma and " << wn
+                << " warps along N needs each warp column to own N / " << wn
+                << " contiguous columns (accumulator instrShape [16, "
+                << n / wn << "]), got " << acc;
             return WalkResult::interrupt();
           }
         }

@@ -163,12 +163,10 @@ bool isZeroOrAbsent(Value other) {
 /// kgpu.async_copy of the tile `ptr` points at into `slot` (at byte
 /// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
 /// `live` is set, by whether the iteration exists; `own` puts the copy in
-/// its loop's region of its own (kOwnSharedMemoryAttr); `interleave` > 1
-/// stores a B tile's N in that many parts (kgpu.async_copy).
+/// its loop's region of its own (kOwnSharedMemoryAttr).
 void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
               Value slot, int64_t offset, int64_t slotBytes,
-              int64_t rowStride, int swizzle, bool transpose, bool own,
-              int interleave = 1) {
+              int64_t rowStride, int swizzle, bool transpose, bool own) {
   if (live) {
     auto ptrType = cast<RankedTensorType>(ptr.getType());
     Value liveMask = tt::SplatOp::create(
@@ -182,8 +180,7 @@ void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
   auto copy = kgpu::AsyncCopyOp::create(
       b, loc, ptr, mask, slot, b.getI64IntegerAttr(offset),
       b.getI64IntegerAttr(slotBytes), b.getI64IntegerAttr(rowStride),
-      b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr(),
-      b.getI32IntegerAttr(interleave));
+      b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr());
   if (own)
     copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
 }
@@ -504,13 +501,11 @@ struct KGPUPipelineDotLoops
           i == 0 ? plan.aMMajor : plan.bKMajor && !plan.bTrans;
       int64_t cols = ptrType.getDimSize(transpose ? 0 : 1);
       // Pointers and masks may also be defined before the loop.
-      // wgmma's warpgroups splitting N read B's N in parts.
       copyTile(b, loc, map.lookupOrDefault(load.getPtr()),
                load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(),
                live, slot, offsets[i], slotBytes[i],
                swizzle[i] ? cols : getPaddedRowStride(cols, elemBits, i == 1),
-               swizzle[i], transpose, plan.ownRegion,
-               i == 1 && plan.useWgmma ? warpsAlongN(plan.dot) : 1);
+               swizzle[i], transpose, plan.ownRegion);
     }
     kgpu::AsyncCommitGroupOp::create(b, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());

@@ -36,10 +36,10 @@ bool mmaSyncComputes(tt::DotOp dot);
 /// dots to it, where B is read K-contiguous (kgpu-assign-layouts' bReadKMajor).
 ///
 /// With `warpsN` > 1 (16-bit only), the warpgroups also split N: warps
-/// along M `warps` (a multiple of 4), along N `warpsN`, as a #kgpu.mma
-/// layout with those warpsPerCTA deals its 8-column tiles; each warpgroup
-/// multiplies its N / warpsN columns (a multiple of 64, at most 256),
-/// which kgpu.async_copy's `interleave` stores contiguously.
+/// along M `warps` (a multiple of 4), along N `warpsN`; each warpgroup
+/// multiplies its N / warpsN columns (a multiple of 64, at most 256), the
+/// contiguous part of N its warp column owns in a #kgpu.mma layout with
+/// those warpsPerCTA and instrShape [16, N / warpsN].
 bool wgmmaComputes(tt::DotOp dot, unsigned warps, unsigned warpsN = 1);
 
 /// wgmmaComputes' conditions on an M x N x K product of `elem` operands (f32:

@@ -99,6 +99,41 @@ TEST_F(KGPULayoutsTest, MmaSyncCoversTheTileOnce) {
                         {128, 256}, 8, 32);
 }
 
+TEST_F(KGPULayoutsTest, MmaSyncWideWarpTilesCoverTheTileOnce) {
+  // triton_bmm's split: 64x128 on 8 warps as [4, 2], each warp column
+  // owning 64 contiguous columns; and 64x256 with 128 a warp column.
+  expectEachElementOnce(MmaEncodingAttr::get(&ctx, 2, {4, 2}, {16, 64}),
+                        {64, 128}, 8, 32);
+  expectEachElementOnce(MmaEncodingAttr::get(&ctx, 2, {4, 2}, {16, 128}),
+                        {64, 256}, 8, 32);
+  // Repeated along both dimensions.
+  expectEachElementOnce(MmaEncodingAttr::get(&ctx, 2, {2, 2}, {16, 16}),
+                        {64, 128}, 4, 32);
+}
+
+// With instrShape [16, W] and the warps along N, warpgroup g (warps 4g ..
+// 4g + 3 of [4, 2]) must hold exactly what wgmma m64nWk16 writes for it on
+// columns g * W .. g * W + W - 1, in the D fragment's register order (PTX
+// ISA 9.7.15.5.1.1, "Matrix fragments for wgmma .m64nNk16": warp w % 4 of
+// the warpgroup holds rows 16 (w % 4) + l / 4 (+ 8), register 4j + i at
+// column 8j + 2 (l % 4) + i % 2, row + 8 for i >= 2), which the lowering
+// maps onto the layout's registers one to one.
+TEST_F(KGPULayoutsTest, MmaSyncWideWarpTileIsTheWgmmaFragment) {
+  const int64_t W = 64;
+  Attribute mma = MmaEncodingAttr::get(&ctx, 2, {4, 2}, {16, W});
+  int64_t shape[] = {64, 2 * W};
+  ASSERT_EQ(getNumElemsPerThread(mma, shape), unsigned(W / 2));
+  for (unsigned w = 0; w < 8; ++w)
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned r = 0; r < W / 2; ++r) {
+        int64_t j = r / 4, i = r % 4;
+        int64_t row = 16 * (w % 4) + l / 4 + (i >= 2 ? 8 : 0);
+        int64_t col = (w / 4) * W + 8 * j + 2 * (l % 4) + i % 2;
+        EXPECT_EQ(position(mma, shape, w, l, r), std::make_pair(row, col))
+            << "warp " << w << " lane " << l << " register " << r;
+      }
+}
+
 TEST_F(KGPULayoutsTest, MfmaCoversTheTileOnce) {
   expectEachElementOnce(MfmaEncodingAttr::get(&ctx, {2, 4}, {16, 16}),
                         {128, 256}, 8, 64);
@@ -162,10 +197,11 @@ TEST_F(KGPULayoutsTest, ElementCountMatchesOffsets) {
   Attribute wide = BlockedEncodingAttr::get(&ctx, {2, 2}, {8, 4}, {1, 4},
                                             {0, 1});
   Attribute mma = MmaEncodingAttr::get(&ctx, 2, {2, 4}, {16, 8});
+  Attribute mmaWide = MmaEncodingAttr::get(&ctx, 2, {4, 2}, {16, 64});
   Attribute mfma = MfmaEncodingAttr::get(&ctx, {2, 2}, {16, 16});
   const int64_t shapes[][2] = {{1, 1},   {8, 16},  {16, 32},
                                {64, 64}, {128, 256}, {3, 200}};
-  for (Attribute layout : {blocked, wide, mma, mfma}) {
+  for (Attribute layout : {blocked, wide, mma, mmaWide, mfma}) {
     for (const auto &shape : shapes) {
       EXPECT_EQ(getNumElemsPerThread(layout, shape),
                 getElemOffsets(layout, shape).size())
@@ -185,6 +221,9 @@ TEST_F(KGPULayoutsTest, ElementCountMatchesOffsets) {
   // matmul_kernel's 128x256 mma.sync accumulator on [2, 4] warps.
   int64_t acc[] = {128, 256};
   EXPECT_EQ(getNumElemsPerThread(mma, acc), 128u);
+  // triton_bmm's 64x128 accumulator on [4, 2] warps of 16 x 64.
+  int64_t bmm[] = {64, 128};
+  EXPECT_EQ(getNumElemsPerThread(mmaWide, bmm), 32u);
 }
 
 } // namespace

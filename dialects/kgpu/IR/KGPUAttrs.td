@@ -83,12 +83,19 @@ def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
     (9.7.15, instrShape [64, N, 16], warps grouped in warpgroups of 4).
     `warpsPerCTA` tiles the CTA's warps over the M and N dimensions.
 
-    Version 2 is a distributed layout (KGPULayouts.h): warp w covers the
-    16x8 instruction tile (w % warpsPerCTA[0], w / warpsPerCTA[0]) of a
-    [16 * warpsPerCTA[0], 8 * warpsPerCTA[1]] CTA tile that repeats over the
-    shape; in each instruction tile lane l holds rows l/4 and l/4 + 8 and
-    columns 2*(l%4) and 2*(l%4) + 1 (the c0..c3 fragment of PTX ISA
-    9.7.14.5.8). Version 3 is recorded but not lowered yet.
+    Version 2 is a distributed layout (KGPULayouts.h): instrShape [16, W]
+    (W a power of two from 8 to 256) is a warp's tile, W / 8 m16n8 tiles
+    side by side. Warp w covers the 16 x W tile (w % warpsPerCTA[0],
+    w / warpsPerCTA[0]) of a [16 * warpsPerCTA[0], W * warpsPerCTA[1]] CTA
+    tile that repeats over the shape; in each m16n8 tile lane l holds rows
+    l/4 and l/4 + 8 and columns 2*(l%4) and 2*(l%4) + 1 (the c0..c3
+    fragment of PTX ISA 9.7.14.5.8). Register order: M repetitions, N
+    repetitions, the warp tile's m16n8 tiles left to right, c0..c3.
+    W = 8 deals 8-column tiles to the warps along N in turn (mma.sync's
+    layout); W = N / warpsPerCTA[1] gives each warp column one contiguous
+    part of N, the columns of one wgmma m64nWk16 per warpgroup (PTX ISA
+    9.7.15.5.1: its D fragment is the m16n8 fragment repeated W / 8 times
+    along N). Version 3 is recorded but not lowered yet.
 
     ```mlir
     #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>

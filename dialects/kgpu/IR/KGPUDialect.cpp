@@ -159,6 +159,13 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (instrShape.size() != expected)
     return emitError() << "mma version " << version << " takes an instrShape of "
                        << expected << " entries, got " << instrShape.size();
+  if (version == 2 &&
+      (instrShape[0] != 16 || instrShape[1] < 8 || instrShape[1] > 256 ||
+       !llvm::isPowerOf2_32(instrShape[1])))
+    return emitError() << "mma.sync instrShape must be [16, N] with N a power "
+                          "of two in [8, 256] (a warp's tile: N / 8 m16n8 "
+                          "tiles side by side), got ["
+                       << instrShape[0] << ", " << instrShape[1] << "]";
   if (version == 3) {
     if (instrShape[0] != 64)
       return emitError() << "wgmma instrShape M must be 64, got "
@@ -283,8 +290,10 @@ bool kiln::kgpu::isMmaV2(Attribute layout) {
 // mma.m16n8k16 with floating point type"): in each 16x8 instruction tile
 // lane l holds rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1, in the
 // register order c0 (r, c), c1 (r, c+1), c2 (r+8, c), c3 (r+8, c+1). Warp w
-// covers tile (w % wm, w / wm) of the [16*wm, 8*wn] CTA tile, which repeats
-// over the shape: M repetitions outermost, then N, then the 4 registers.
+// covers the 16 x instrN tile (w % wm, w / wm) of the [16*wm, instrN*wn] CTA
+// tile, which repeats over the shape: M repetitions outermost, then N, then
+// the warp tile's instrN / 8 m16n8 tiles left to right, then the 4
+// registers.
 static constexpr int64_t kMmaV2Elems[4][2] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}};
 
 unsigned kiln::kgpu::getLayoutRank(Attribute layout) {
@@ -313,7 +322,7 @@ SmallVector<int64_t> kiln::kgpu::getTileShape(Attribute layout) {
   }
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
     return {16 * int64_t(mma.getWarpsPerCTA()[0]),
-            8 * int64_t(mma.getWarpsPerCTA()[1])};
+            int64_t(mma.getInstrShape()[1]) * mma.getWarpsPerCTA()[1]};
   if (auto mfma = dyn_cast<MfmaEncodingAttr>(layout))
     return {16 * int64_t(mfma.getWarpsPerCTA()[0]),
             16 * int64_t(mfma.getWarpsPerCTA()[1])};
@@ -370,14 +379,16 @@ kiln::kgpu::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
           result.push_back({m * tile[0] + i, n * tile[1]});
     return result;
   }
-  if (isa<MmaEncodingAttr>(layout)) {
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
     SmallVector<int64_t> tile = getTileShape(layout),
                          reps = tileRepetitions(layout, shape);
     int64_t repM = reps[0], repN = reps[1];
+    int64_t subTiles = mma.getInstrShape()[1] / 8;
     for (int64_t m = 0; m < repM; ++m)
       for (int64_t n = 0; n < repN; ++n)
-        for (const auto &e : kMmaV2Elems)
-          result.push_back({m * tile[0] + e[0], n * tile[1] + e[1]});
+        for (int64_t s = 0; s < subTiles; ++s)
+          for (const auto &e : kMmaV2Elems)
+            result.push_back({m * tile[0] + e[0], n * tile[1] + 8 * s + e[1]});
     return result;
   }
   auto s = cast<SliceEncodingAttr>(layout);
@@ -409,7 +420,8 @@ unsigned kiln::kgpu::getNumElemsPerThread(Attribute layout,
   if (isa<MfmaEncodingAttr>(layout))
     return count * 4;
   assert(isa<MmaEncodingAttr>(layout) && "a distributed layout");
-  return count * std::size(kMmaV2Elems);
+  return count * (cast<MmaEncodingAttr>(layout).getInstrShape()[1] / 8) *
+         std::size(kMmaV2Elems);
 }
 
 SmallVector<SmallVector<BaseTerm>>
@@ -449,7 +461,7 @@ kiln::kgpu::getThreadBaseTerms(Attribute layout) {
       terms[0].push_back({/*isWarp=*/true, 1, wm, 16});
     terms[1].push_back({/*isWarp=*/false, 1, 4, 2});
     if (wn > 1)
-      terms[1].push_back({/*isWarp=*/true, wm, wn, 8});
+      terms[1].push_back({/*isWarp=*/true, wm, wn, mma.getInstrShape()[1]});
     return terms;
   }
   auto s = cast<SliceEncodingAttr>(layout);

@@ -53,13 +53,6 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
     K-contiguous B tile KxN becomes N rows of K elements in shared memory)
     and each thread's runs go along dimension 0.
 
-    `interleave` = I > 1 (swizzle 1 or 2, a B tile): the tile's N index (the
-    rows with swizzle 1, the columns with swizzle 2) is stored in I
-    contiguous parts, part p holding the 8-element groups p, p + I, p + 2I,
-    ... in order: the columns each of I warpgroups owns in a #kgpu.mma
-    layout with I warps along N (8-column tiles dealt to the warps in turn),
-    so that each warpgroup's wgmma reads its own N / I columns at once.
-
     ```mlir
     kgpu.async_copy %ptrs, %mask slot %s {offset = 0 : i64, rowStride = 72 : i64,
         slotBytes = 18432 : i64} : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi1, #blocked>
@@ -69,8 +62,7 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
                        I32:$slot, I64Attr:$offset, I64Attr:$slotBytes,
                        I64Attr:$rowStride,
                        DefaultValuedAttr<I32Attr, "0">:$swizzle,
-                       UnitAttr:$transpose,
-                       DefaultValuedAttr<I32Attr, "1">:$interleave);
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? `slot` $slot attr-dict `:` type($ptr) (`,` type($mask)^)?
   }];

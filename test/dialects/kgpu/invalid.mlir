@@ -139,6 +139,22 @@ tt.func @mma_version(%a: tensor<16x8xf32, #kgpu.mma<{version = 1, warpsPerCTA = 
 
 // -----
 
+// An mma.sync warp tile is 16 rows of whole m16n8 tiles, a power of two
+// of them (instrShape [16, W], W in 8..256).
+// expected-error @+1 {{mma.sync instrShape must be [16, N] with N a power of two in [8, 256] (a warp's tile: N / 8 m16n8 tiles side by side), got [16, 24]}}
+tt.func @mma_sync_warp_tile(%a: tensor<64x48xf32, #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 24]}>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{mma.sync instrShape must be [16, N] with N a power of two in [8, 256] (a warp's tile: N / 8 m16n8 tiles side by side), got [32, 8]}}
+tt.func @mma_sync_warp_rows(%a: tensor<64x48xf32, #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [32, 8]}>>) {
+  tt.return
+}
+
+// -----
+
 // wgmma's M is 64 per warpgroup.
 // expected-error @+1 {{wgmma instrShape M must be 64, got 32}}
 tt.func @wgmma_m(%a: tensor<64x64xf32, #kgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 64, 16]}>>) {

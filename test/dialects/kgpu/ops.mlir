@@ -70,6 +70,17 @@ tt.func @convert_layout(%a: tensor<128xf32, #src>) -> tensor<128xf32, #dst> {
 
 // -----
 
+// An mma.sync accumulator whose warps each hold 16 x 64 (8 m16n8 tiles
+// side by side): each warp column owns 64 contiguous columns.
+// CHECK-DAG: [[$WIDE:#mma[0-9]*]] = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}>
+// CHECK-LABEL: tt.func @mma_wide_warp_tile
+// CHECK-SAME:    (%{{.*}}: tensor<64x128xf32, [[$WIDE]]>)
+tt.func @mma_wide_warp_tile(%c: tensor<64x128xf32, #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}>>) {
+  tt.return
+}
+
+// -----
+
 // MMA accumulator (wgmma, 8 warps as two warpgroups along M) and the
 // operand layouts derived from it.
 // CHECK-DAG: [[$MMA:#mma[0-9]*]] = #kgpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 16]}>

@@ -59,7 +59,7 @@ module attributes {"kgpu.num-warps" = 2 : i32, "kgpu.threads-per-warp" = 32 : i3
   tt.func public @register_a_layout(%p: !tt.ptr<f32>, %a: tensor<32x64xf16, #mma>) {
     %acc = arith.constant dense<0.0> : tensor<32x64xf32, #mma>
     %slot = arith.constant 0 : i32
-    // expected-error @+1 {{local_dot's register A must be the aType tile, 16-bit, in the accumulator's layout with the warps along M only, got 'tensor<32x64xf16, #kgpu.mma<{version = 2, warpsPerCTA = [1, 2], instrShape = [16, 8]}>>'}}
+    // expected-error @+1 {{local_dot's register A must be the aType tile, 16-bit, in the accumulator's layout with the warps along M only and 16 x 8 warp tiles, got 'tensor<32x64xf16, #kgpu.mma<{version = 2, warpsPerCTA = [1, 2], instrShape = [16, 8]}>>'}}
     %d = kgpu.local_dot %acc a %a : tensor<32x64xf16, #mma> slot %slot {aOffset = 0 : i64, aSlotBytes = 0 : i64, aType = tensor<32x64xf16, #mma>, bOffset = 0 : i64, bSlotBytes = 9216 : i64, bType = tensor<64x64xf16, #blocked1>, numSlots = 2 : i32} : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #mma>
     %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>, #mma>
     tt.store %ps, %d : tensor<32x64x!tt.ptr<f32>, #mma>
@@ -125,26 +125,20 @@ module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i3
 
 // -----
 
-// An interleaved copy (B's N in parts for wgmma's warpgroups) needs a
-// swizzled arrangement: the parts are 64-column blocks of it.
-#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
-#mma = #kgpu.mma<{version = 2, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+// wgmma with the warpgroups splitting N multiplies each warpgroup's N / 2
+// columns as one contiguous part of B's slot: the accumulator's warp
+// columns must own those parts (instrShape [16, 64] here), not 8-column
+// tiles dealt to them in turn (instrShape [16, 8]).
+#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
 module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i32} {
-  tt.func public @interleave_unswizzled(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32>) {
-    %slot = arith.constant 0 : i32
-    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #kgpu.slice<{dim = 0, parent = #blocked}>>
-    %c = tt.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #kgpu.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xi32, #blocked>
-    %cb = tt.broadcast %c : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
-    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x128x!tt.ptr<f16>, #blocked>
-    %pp = tt.addptr %ps, %cb : tensor<32x128x!tt.ptr<f16>, #blocked>, tensor<32x128xi32, #blocked>
-    // expected-error @+1 {{async copy interleave 2 needs a swizzled arrangement whose N (128) is a multiple of 8 x 2, of elements of 16 bits or more}}
-    kgpu.async_copy %pp slot %slot {interleave = 2 : i32, offset = 0 : i64, rowStride = 128 : i64, slotBytes = 8192 : i64} : tensor<32x128x!tt.ptr<f16>, #blocked>
-    kgpu.async_commit_group
-    kgpu.async_wait 0
+  tt.func public @split_n_dealt(%p: !tt.ptr<f32>) {
     %acc = arith.constant dense<0.0> : tensor<64x128xf32, #mma>
-    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 5120 : i64, aType = tensor<64x32xf16, #blocked>, bOffset = 16384 : i64, bSlotBytes = 8704 : i64, bType = tensor<32x128xf16, #blocked>, numSlots = 1 : i32} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma>
-    %po = tt.splat %q : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>, #mma>
-    tt.store %po, %d : tensor<64x128x!tt.ptr<f32>, #mma>
+    %slot = arith.constant 0 : i32
+    // expected-error @+1 {{local_dot with wgmma and 2 warps along N needs each warp column to own N / 2 contiguous columns (accumulator instrShape [16, 64]), got #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>}}
+    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x64xf16, #blocked>, bOffset = 24576 : i64, bSlotBytes = 16384 : i64, bType = tensor<64x128xf16, #blocked>, numSlots = 3 : i32, wgmma} : tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>, #mma>
+    tt.store %ps, %d : tensor<64x128x!tt.ptr<f32>, #mma>
     tt.return
   }
 }
@@ -166,6 +160,42 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
     kgpu.async_copy %pp slot %slot {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 4096 : i64} : tensor<32x64x!tt.ptr<f16>, #blocked>
     kgpu.async_commit_group
     kgpu.async_wait 0
+    tt.return
+  }
+}
+
+// -----
+
+// An accumulator narrower than its layout's warp tiles (64 x 32 in 16 x 64
+// tiles on 2 warp columns): the mma.sync lowering reads a warp tile's B
+// fragments at constant column offsets that would run past N.
+#rows = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#w = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}>
+module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @wide_tile_narrow_n(%a: tensor<64x32xf16, #rows>, %b: tensor<32x32xf16, #rows>, %p: !tt.ptr<f32>) {
+    %z = arith.constant dense<0.0> : tensor<64x32xf32, #w>
+    // expected-error @+1 {{tt.dot's accumulator layout #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}> has warp tiles wider than its N (32) divides: N must be a multiple of instrShape[1] x the warps along N}}
+    %d = tt.dot %a, %b, %z : tensor<64x32xf16, #rows> * tensor<32x32xf16, #rows> -> tensor<64x32xf32, #w>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>, #w>
+    tt.store %ps, %d : tensor<64x32x!tt.ptr<f32>, #w>
+    tt.return
+  }
+}
+
+// -----
+
+// The same for a kgpu.local_dot on mma.sync (no wgmma): N 64 in 16 x 64
+// tiles on 2 warp columns.
+#blocked = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#w = #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}>
+module attributes {"kgpu.num-warps" = 8 : i32, "kgpu.threads-per-warp" = 32 : i32} {
+  tt.func public @wide_tile_local_dot(%p: !tt.ptr<f32>) {
+    %acc = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+    %slot = arith.constant 0 : i32
+    // expected-error @+1 {{local_dot's accumulator layout #kgpu.mma<{version = 2, warpsPerCTA = [4, 2], instrShape = [16, 64]}> has warp tiles wider than its N (64) divides: N must be a multiple of instrShape[1] x the warps along N}}
+    %d = kgpu.local_dot %acc slot %slot {aOffset = 0 : i64, aSlotBytes = 9216 : i64, aType = tensor<64x64xf16, #blocked>, bOffset = 27648 : i64, bSlotBytes = 9216 : i64, bType = tensor<64x64xf16, #blocked>, numSlots = 3 : i32} : tensor<64x64xf32, #w> -> tensor<64x64xf32, #w>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #w>
+    tt.store %ps, %d : tensor<64x64x!tt.ptr<f32>, #w>
     tt.return
   }
 }
