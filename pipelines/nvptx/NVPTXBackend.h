@@ -344,13 +344,13 @@ public:
   llvm::Expected<PtxasOutput> assemble(llvm::StringRef ptx,
                                        llvm::StringRef displayName);
 
-  /// Whether `log` is ptxas's whole -v report for PTX with `entries` entry
-  /// functions and no other function definitions (`hasFuncs` false): a
-  /// "Compile time = " line per entry (ptxas 13.0 ends each entry's report
-  /// with it; reports of .func definitions come after the last one) and
-  /// nothing but info, warning and indented continuation lines.
-  static bool reportComplete(llvm::StringRef log, unsigned entries,
-                             bool hasFuncs);
+  /// Whether `log` is ptxas's whole -v report for PTX with `entries` (> 0)
+  /// entry functions and no other function definitions: a "Compile time = "
+  /// line per entry (ptxas 13.0 ends each entry's report with it) and
+  /// nothing but info, warning and indented continuation lines. Reports of
+  /// .func definitions come after the last entry's, so PTX with any is
+  /// never complete early: reportEntries counts 0 entries for it.
+  static bool reportComplete(llvm::StringRef log, unsigned entries);
 
 private:
   PtxasProcess() = default;
@@ -363,7 +363,7 @@ private:
   /// definition, SIGCHLD ignored, KILN_PTXAS_WAIT_EXIT=1).
   unsigned reportEntries(llvm::StringRef ptx) const;
   /// Reads ptxas's output into `output` until ptxas exits or, with
-  /// `entries` > 0, until reportComplete(output, entries, false): true
+  /// `entries` > 0, until reportComplete(output, entries): true
   /// then (ptxas not reaped).
   bool readOutput(unsigned entries);
 

@@ -395,9 +395,8 @@ PtxasProcess::~PtxasProcess() {
   dontRemoveOnSignal(inputPath);
 }
 
-bool PtxasProcess::reportComplete(StringRef log, unsigned entries,
-                                  bool hasFuncs) {
-  if (entries == 0 || hasFuncs)
+bool PtxasProcess::reportComplete(StringRef log, unsigned entries) {
+  if (entries == 0)
     return false;
   unsigned reported = 0;
   SmallVector<StringRef> lines;
@@ -460,7 +459,7 @@ bool PtxasProcess::readOutput(unsigned entries) {
       checked = output.size();
       // Only a new "Compile time" line can complete the report.
       if (StringRef(output).drop_front(from).contains("Compile time = ") &&
-          reportComplete(output, entries, /*hasFuncs=*/false)) {
+          reportComplete(output, entries)) {
         complete = true;
         break;
       }

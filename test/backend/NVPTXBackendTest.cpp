@@ -83,26 +83,24 @@ ptxas info    : Function properties for k
 ptxas info    : Used 255 registers, used 1 barriers
 ptxas info    : Compile time = 442.715 ms
 )";
-  EXPECT_TRUE(PtxasProcess::reportComplete(done, 1, /*hasFuncs=*/false));
+  EXPECT_TRUE(PtxasProcess::reportComplete(done, 1));
   // Two entries: the first one's line alone is not the end.
-  EXPECT_FALSE(PtxasProcess::reportComplete(done, 2, false));
-  // .func reports follow the last entry's compile time.
-  EXPECT_FALSE(PtxasProcess::reportComplete(done, 1, /*hasFuncs=*/true));
-  EXPECT_FALSE(PtxasProcess::reportComplete(done, 0, false));
+  EXPECT_FALSE(PtxasProcess::reportComplete(done, 2));
+  // No entry counted (PTX with .func definitions, whose reports follow the
+  // last entry's compile time: reportEntries gives 0).
+  EXPECT_FALSE(PtxasProcess::reportComplete(done, 0));
   // Cut before the last line, or not a whole line yet.
   std::string text(done);
   EXPECT_FALSE(PtxasProcess::reportComplete(
-      text.substr(0, text.find("ptxas info    : Compile time")), 1, false));
+      text.substr(0, text.find("ptxas info    : Compile time")), 1));
   EXPECT_FALSE(PtxasProcess::reportComplete(
-      text.substr(0, text.size() - 4), 1, false));
+      text.substr(0, text.size() - 4), 1));
   // Anything but info, warnings and their continuation lines.
   EXPECT_FALSE(PtxasProcess::reportComplete(
-      text + "ptxas fatal   : Ptx assembly aborted due to errors\n", 1, false));
+      text + "ptxas fatal   : Ptx assembly aborted due to errors\n", 1));
   EXPECT_FALSE(PtxasProcess::reportComplete(
-      "ptxas /tmp/k.ptx, line 9; error   : Unknown symbol\n" + text, 1,
-      false));
-  EXPECT_FALSE(PtxasProcess::reportComplete("wrapper: done\n" + text, 1,
-                                            false));
+      "ptxas /tmp/k.ptx, line 9; error   : Unknown symbol\n" + text, 1));
+  EXPECT_FALSE(PtxasProcess::reportComplete("wrapper: done\n" + text, 1));
 }
 
 TEST(Sha256, KnownVector) {
