@@ -910,18 +910,28 @@ struct KGPUAssignLayouts
     return readAlongDim0(dot.getB(), /*allowTrans=*/true);
   }
 
+  /// The tt.load that defines the dot operand `v`, or with `allowTrans` the
+  /// one a tt.trans [1, 0] defining `v` transposes (`transposed` then set);
+  /// null otherwise.
+  static tt::LoadOp operandLoad(Value v, bool allowTrans,
+                                bool *transposed = nullptr) {
+    if (auto trans = v.getDefiningOp<tt::TransOp>(); trans && allowTrans) {
+      if (trans.getOrder() != ArrayRef<int32_t>{1, 0})
+        return {};
+      v = trans.getSrc();
+      if (transposed)
+        *transposed = true;
+    }
+    return v.getDefiningOp<tt::LoadOp>();
+  }
+
   /// Whether the dot operand `v` is a load contiguous along its dimension
   /// 0 (or, with `allowTrans`, tt.trans [1, 0] of one contiguous along its
   /// dimension 1), more than one element per copy.
   static bool readAlongDim0(Value v, bool allowTrans) {
-    unsigned dim = 0;
-    if (auto trans = v.getDefiningOp<tt::TransOp>(); trans && allowTrans) {
-      if (trans.getOrder() != ArrayRef<int32_t>{1, 0})
-        return false;
-      v = trans.getSrc();
-      dim = 1;
-    }
-    auto load = v.getDefiningOp<tt::LoadOp>();
+    bool transposed = false;
+    tt::LoadOp load = operandLoad(v, allowTrans, &transposed);
+    unsigned dim = transposed ? 1 : 0;
     if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
       return false;
     AxisInfoAnalysis axisInfo;
@@ -942,26 +952,19 @@ struct KGPUAssignLayouts
     return int64_t(numStages) * stage <= kWgmmaMaxSharedBytes;
   }
 
+  /// Whether `dot`'s A is a tt.load in the dot's block and its B one too,
+  /// directly or through tt.trans [1, 0] (operandLoad): the operands
+  /// kgpu-pipeline-dot-loops copies into its slots.
+  static bool operandsLoadedInLoop(tt::DotOp dot) {
+    tt::LoadOp a = operandLoad(dot.getA(), /*allowTrans=*/false),
+               b = operandLoad(dot.getB(), /*allowTrans=*/true);
+    return a && b && a->getBlock() == dot->getBlock() &&
+           b->getBlock() == dot->getBlock();
+  }
+
   /// Whether `dot` is the only tt.dot of an scf.for body and its
   /// accumulator is one of the loop's iteration arguments (what a pipelined
   /// K loop looks like).
-  /// Whether `dot`'s A is a tt.load in the dot's block and its B one too,
-  /// directly or through tt.trans [1, 0] in that block: the operands
-  /// kgpu-pipeline-dot-loops copies into its slots.
-  static bool operandsLoadedInLoop(tt::DotOp dot) {
-    Block *block = dot->getBlock();
-    auto loadedHere = [&](Value v) {
-      auto load = v.getDefiningOp<tt::LoadOp>();
-      return load && load->getBlock() == block;
-    };
-    Value b = dot.getB();
-    if (auto trans = b.getDefiningOp<tt::TransOp>();
-        trans && trans->getBlock() == block &&
-        trans.getOrder() == ArrayRef<int32_t>{1, 0})
-      b = trans.getSrc();
-    return loadedHere(dot.getA()) && loadedHere(b);
-  }
-
   static bool isLoopCarriedDot(tt::DotOp dot) {
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     if (!loop)

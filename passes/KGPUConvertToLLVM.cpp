@@ -296,17 +296,23 @@ SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
   return strides;
 }
 
-/// Whether a dot's accumulator layout `acc` tiles an N-column result the
-/// way the tensor-core lowerings read B: an mma layout whose warps hold
-/// 16 x W tiles with W > 8 needs N a multiple of W x the warps along N
-/// (emitMmaV2 reads a warp tile's B fragments at constant column offsets
-/// from its first column, which do not wrap around a narrower N). Other
-/// layouts: true.
-bool mmaWarpTilesFit(Attribute acc, int64_t n) {
+/// Whether the accumulator layout `acc` of `op` (a tt.dot or kgpu.local_dot,
+/// `what` in the error) tiles its N-column result the way the tensor-core
+/// lowerings read B: an mma layout whose warps hold 16 x W tiles with W > 8
+/// needs N a multiple of W x the warps along N (emitMmaV2 reads a warp
+/// tile's B fragments at constant column offsets from its first column,
+/// which do not wrap around a narrower N). Other layouts fit. Emits the
+/// error on `op` where it does not.
+LogicalResult verifyMmaWarpTiles(Operation *op, StringRef what, Attribute acc,
+                                 int64_t n) {
   auto mma = dyn_cast_if_present<kgpu::MmaEncodingAttr>(acc);
-  if (!kgpu::isMmaV2(mma) || mma.getInstrShape()[1] == 8)
-    return true;
-  return n % (int64_t(mma.getInstrShape()[1]) * mma.getWarpsPerCTA()[1]) == 0;
+  if (!kgpu::isMmaV2(mma) || mma.getInstrShape()[1] == 8 ||
+      n % (int64_t(mma.getInstrShape()[1]) * mma.getWarpsPerCTA()[1]) == 0)
+    return success();
+  return op->emitError() << what << "'s accumulator layout " << acc
+                         << " has warp tiles wider than its N (" << n
+                         << ") divides: N must be a multiple of instrShape[1] "
+                            "x the warps along N";
 }
 
 /// Row strides, in elements, of A (M x K) and B (K x N) as the CUDA-core
@@ -4403,16 +4409,10 @@ struct KGPUConvertToLLVM
                           << " lowering yet";
           return WalkResult::interrupt();
         }
-        if (!mmaWarpTilesFit(dot.getType().getEncoding(),
-                             dot.getType().getDimSize(1))) {
-          op->emitError() << "tt.dot's accumulator layout "
-                          << dot.getType().getEncoding()
-                          << " has warp tiles wider than its N ("
-                          << dot.getType().getDimSize(1)
-                          << ") divides: N must be a multiple of instrShape[1] "
-                             "x the warps along N";
+        if (failed(verifyMmaWarpTiles(op, "tt.dot",
+                                      dot.getType().getEncoding(),
+                                      dot.getType().getDimSize(1))))
           return WalkResult::interrupt();
-        }
         if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
             ea != eb) {
           InFlightDiagnostic diag =
@@ -4495,20 +4495,12 @@ struct KGPUConvertToLLVM
         // (instrShape [16, N / warps along N]).
         auto acc = dyn_cast<kgpu::MmaEncodingAttr>(
             cast<RankedTensorType>(dot.getAcc().getType()).getEncoding());
+        int64_t n = cast<RankedTensorType>(dot.getBType()).getDimSize(1);
         if (!dot.getWgmma() &&
-            !mmaWarpTilesFit(acc, cast<RankedTensorType>(dot.getBType())
-                                      .getDimSize(1))) {
-          op->emitError() << "local_dot's accumulator layout " << acc
-                          << " has warp tiles wider than its N ("
-                          << cast<RankedTensorType>(dot.getBType())
-                                 .getDimSize(1)
-                          << ") divides: N must be a multiple of instrShape[1] "
-                             "x the warps along N";
+            failed(verifyMmaWarpTiles(op, "local_dot", acc, n)))
           return WalkResult::interrupt();
-        }
         if (dot.getWgmma() && acc && acc.getWarpsPerCTA()[1] > 1) {
           unsigned wm = acc.getWarpsPerCTA()[0], wn = acc.getWarpsPerCTA()[1];
-          int64_t n = cast<RankedTensorType>(dot.getBType()).getDimSize(1);
           if (!wgmmaComputesShape(ea, aT.getDimSize(0), n, aT.getDimSize(1),
                                   wm, wn)) {
             op->emitError()

@@ -366,6 +366,8 @@ private:
   /// `entries` > 0, until reportComplete(output, entries): true
   /// then (ptxas not reaped).
   bool readOutput(unsigned entries);
+  /// ptxas (`pid`) was reaped: no longer killed by kiln's signal cleanup.
+  void markReaped();
 
   std::string ptxasPath, arch, inputPath, fullPath, cubinPath, logPath;
   /// The read end of the pipe that is ptxas's stdout and stderr

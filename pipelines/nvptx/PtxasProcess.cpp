@@ -395,6 +395,11 @@ PtxasProcess::~PtxasProcess() {
   dontRemoveOnSignal(inputPath);
 }
 
+void PtxasProcess::markReaped() {
+  reaped = true;
+  dontKillOnSignal(pid);
+}
+
 bool PtxasProcess::reportComplete(StringRef log, unsigned entries) {
   if (entries == 0)
     return false;
@@ -536,15 +541,13 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
         drainInto(outputFd, output);
       pid_t done = ::waitpid(pid, &status, WNOHANG);
       if (done == pid) {
-        reaped = true;
-        dontKillOnSignal(pid);
+        markReaped();
         exited = true;
         break;
       }
       if (done < 0 && errno != EINTR) {
         // ECHILD: SIGCHLD ignored in this process reaps children at once.
-        reaped = true;
-        dontKillOnSignal(pid);
+        markReaped();
         std::string reason = std::strerror(errno);
         return makeError("ptxas: cannot wait for it (" + reason +
                          "; is SIGCHLD ignored in this process?)" + quoted());
@@ -589,8 +592,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
         return makeError("ptxas: cannot wait for it: " + reason + quoted());
       }
     }
-    reaped = true;
-    dontKillOnSignal(pid);
+    markReaped();
   }
   pid = 0;
 
