@@ -141,6 +141,23 @@ struct SlotLoopPlan {
   bool ownRegion = false;
 };
 
+/// A loop with a tensor-core dot that neither plan above takes (an operand
+/// computed from a loaded tile: scaled, or upcast by a vector loaded in the
+/// loop; a loop-invariant A beside warps along N): its tile loads are
+/// prefetched one iteration ahead into registers (see matchPrefetchLoop).
+struct PrefetchPlan {
+  /// The body's tensor loads, in body order.
+  SmallVector<tt::LoadOp> loads;
+  /// Body ops computing those loads' pointers, masks and `other` values,
+  /// in body order (cloned for the next iteration).
+  SmallVector<Operation *> ptrOps;
+  /// Body ops computing the next values of the carried arguments ptrOps
+  /// read, in body order (cloned at the top of the body).
+  SmallVector<Operation *> nextOps;
+  /// Iteration arguments ptrOps and nextOps read.
+  SmallVector<unsigned> carried;
+};
+
 /// maxNumImpreciseAcc of an f8 tt.dot that leaves every product to the
 /// accumulator's own precision: 2^30, Triton's max_num_imprecise_acc
 /// default on CUDA (the TTIR of Triton and Inductor carries it).
@@ -199,7 +216,226 @@ struct KGPUPipelineDotLoops
         rewrite(loop, *plan);
       else if (std::optional<SlotLoopPlan> slots = matchSlotLoop(loop))
         rewriteSlotLoop(loop, *slots);
+      else if (std::optional<PrefetchPlan> prefetch = matchPrefetchLoop(loop))
+        rewritePrefetchLoop(loop, *prefetch);
     }
+  }
+
+  /// 32-bit registers a thread holds one prefetched set of tiles in, at
+  /// most: the tiles of the next iteration are live across the whole body,
+  /// beside the accumulator and this iteration's tiles.
+  static constexpr int64_t kMaxPrefetchRegisters = 64;
+  /// ... and with the dots' accumulators and the body's largest other
+  /// temporary, at most. Build machine, ptxas 13.0, sm_90 / sm_90a: at 176
+  /// to 192 (a 64 x 128 f32 accumulator on 4 warps, 64 registers of tiles,
+  /// an operand upcast to f32 for silu or a scale) kernels spilled 56-560
+  /// bytes more, and at 152 one spilled 16 bytes; up to 144 none spilled,
+  /// and such kernels ran 1.02-1.8x faster on the H200 (docs/BENCHMARKS.md,
+  /// twenty-sixth session); k64_at_mmajor_square (192) ran 3% slower.
+  static constexpr int64_t kMaxPrefetchPressureRegisters = 144;
+
+  /// 32-bit registers per thread of a tensor of numbers (0 for pointers
+  /// and non-tensors).
+  static int64_t tensorRegisters(Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.getEncoding() ||
+        !tensor.getElementType().isIntOrFloat())
+      return 0;
+    return llvm::divideCeil(kgpu::getNumElemsPerThread(tensor.getEncoding(),
+                                                       tensor.getShape()) *
+                                tensor.getElementTypeBitWidth(),
+                            32);
+  }
+
+  /// A loop the two plans above leave (see PrefetchPlan): an i32,
+  /// signed-compare loop whose body, without nested regions and without
+  /// any op that writes memory, holds a tt.dot with a #kgpu.mma
+  /// accumulator and tensor tt.loads (none volatile, of tensors of
+  /// pointers) whose pointers, masks and `other` values pure ops compute
+  /// from the induction variable, values defined outside and iteration
+  /// arguments whose next values pure ops compute alike; the loaded tiles
+  /// take at most kMaxPrefetchRegisters per thread, and with the dots'
+  /// accumulators and the body's largest other temporary at most
+  /// kMaxPrefetchPressureRegisters.
+  std::optional<PrefetchPlan> matchPrefetchLoop(scf::ForOp loop) {
+    if (!loop.getInductionVar().getType().isInteger(32) ||
+        loop.getUnsignedCmp())
+      return std::nullopt;
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    PrefetchPlan plan;
+    bool mmaDot = false;
+    int64_t regs = 0, accRegs = 0;
+    for (Operation &op : body->without_terminator()) {
+      if (op.getNumRegions() != 0)
+        return std::nullopt;
+      if (auto dot = dyn_cast<tt::DotOp>(op)) {
+        RankedTensorType type = dot.getType();
+        mmaDot |= isa<kgpu::MmaEncodingAttr>(type.getEncoding());
+        accRegs += llvm::divideCeil(
+            kgpu::getNumElemsPerThread(type.getEncoding(), type.getShape()) *
+                type.getElementTypeBitWidth(),
+            32);
+      }
+      if (auto load = dyn_cast<tt::LoadOp>(op)) {
+        auto type = dyn_cast<RankedTensorType>(load.getType());
+        if (load.getIsVolatile())
+          return std::nullopt;
+        if (!type)
+          continue; // a scalar load stays where it is
+        if (!isa<RankedTensorType>(load.getPtr().getType()))
+          return std::nullopt; // a block pointer
+        regs += llvm::divideCeil(kgpu::getNumElemsPerThread(
+                                     type.getEncoding(), type.getShape()) *
+                                     type.getElementTypeBitWidth(),
+                                 32);
+        plan.loads.push_back(load);
+        continue;
+      }
+      if (!isMemoryEffectFree(&op))
+        return std::nullopt;
+    }
+    if (!mmaDot || plan.loads.empty())
+      return std::nullopt;
+    // The body's largest temporary besides the loads and dots (an operand
+    // upcast to f32 to be scaled) is live beside both sets of tiles.
+    int64_t temp = 0;
+    for (Operation &op : body->without_terminator()) {
+      if (isa<tt::LoadOp, tt::DotOp>(op))
+        continue;
+      int64_t results = 0;
+      for (Value v : op.getResults())
+        results += tensorRegisters(v.getType());
+      temp = std::max(temp, results);
+    }
+    if (regs > kMaxPrefetchRegisters ||
+        accRegs + regs + temp > kMaxPrefetchPressureRegisters)
+      return std::nullopt;
+
+    // Pure ops without regions (no dot, no load) from the loads' operands
+    // back to the iteration arguments, closed under their next values.
+    llvm::SetVector<Operation *> ptrOps, nextOps;
+    llvm::SetVector<unsigned> carried;
+    auto walk = [&](SmallVector<Value> work,
+                    llvm::SetVector<Operation *> &into) {
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        if (auto arg = dyn_cast<BlockArgument>(v)) {
+          if (arg.getOwner() == body && arg.getArgNumber() != 0)
+            carried.insert(arg.getArgNumber() - 1);
+          continue;
+        }
+        Operation *def = v.getDefiningOp();
+        if (!def || def->getBlock() != body || into.contains(def))
+          continue;
+        if (!isPure(def) || isa<tt::DotOp>(def))
+          return false;
+        into.insert(def);
+        llvm::append_range(work, def->getOperands());
+      }
+      return true;
+    };
+    SmallVector<Value> operands;
+    for (tt::LoadOp load : plan.loads)
+      llvm::append_range(operands, load->getOperands());
+    if (!walk(operands, ptrOps))
+      return std::nullopt;
+    for (size_t i = 0; i < carried.size(); ++i)
+      if (!walk({yield.getOperand(carried[i])}, nextOps))
+        return std::nullopt;
+    for (Operation &op : body->without_terminator()) {
+      if (ptrOps.contains(&op))
+        plan.ptrOps.push_back(&op);
+      if (nextOps.contains(&op))
+        plan.nextOps.push_back(&op);
+    }
+    plan.carried.assign(carried.begin(), carried.end());
+    return plan;
+  }
+
+  /// Loads `load`'s tile for the iteration `map` gives, masked off where
+  /// `live` (that iteration exists) is false.
+  static Value prefetchLoad(OpBuilder &b, tt::LoadOp load, IRMapping &map,
+                            Value live) {
+    Location loc = load.getLoc();
+    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+    Value mask = tt::SplatOp::create(
+        b, loc,
+        RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                              ptrType.getEncoding()),
+        live);
+    if (Value own = load.getMask())
+      mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(own), mask);
+    auto copy = cast<tt::LoadOp>(b.clone(*load, map));
+    copy.getMaskMutable().assign(mask);
+    return copy.getResult();
+  }
+
+  /// Each tile load of iteration i + 1 is issued at the top of iteration i
+  /// (iteration 0's before the loop) and carried to it: its latency
+  /// overlaps an iteration's multiply instead of stalling it. Past the
+  /// last iteration the loads are masked off. Loads num-stages - 1
+  /// iterations ahead, through that many carried sets of tiles, were
+  /// slower on the H200 in 5 of 8 kernels (docs/BENCHMARKS.md,
+  /// twenty-sixth session).
+  void rewritePrefetchLoop(scf::ForOp loop, PrefetchPlan &plan) {
+    Location loc = loop.getLoc();
+    IRRewriter rewriter(loop.getContext());
+    OpBuilder b(loop);
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    // The tiles of iteration `iv` (the k-th after `base`) of `forOp`, its
+    // carried arguments as `map` maps them.
+    auto loadTiles = [&](OpBuilder &b, scf::ForOp forOp, Value base,
+                         int64_t k, Value iv, IRMapping &map,
+                         SmallVector<Value> &into) {
+      map.map(forOp.getInductionVar(), iv);
+      for (Operation *op : plan.ptrOps)
+        b.clone(*op, map);
+      Value live = iterationExists(b, loc, base, k, step, ub);
+      for (tt::LoadOp load : plan.loads)
+        into.push_back(prefetchLoad(b, load, map, live));
+    };
+    IRMapping first;
+    for (unsigned idx : plan.carried)
+      first.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
+    SmallVector<Value> inits;
+    loadTiles(b, loop, lb, 0, lb, first, inits);
+    rewriter.setInsertionPoint(loop);
+    auto replaced = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument> extra) {
+          return SmallVector<Value>(extra.begin(), extra.end());
+        });
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    Block *body = newLoop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    unsigned firstExtra = newLoop.getNumRegionIterArgs() - inits.size();
+    ArrayRef<BlockArgument> tiles =
+        newLoop.getRegionIterArgs().drop_front(firstExtra);
+    // At the top of the body: the carried arguments' next values, then
+    // iteration i + 1's pointers and tiles, yielded to it.
+    OpBuilder tb = OpBuilder::atBlockBegin(body);
+    IRMapping now, next;
+    for (Operation *op : plan.nextOps)
+      tb.clone(*op, now);
+    for (unsigned idx : plan.carried)
+      next.map(newLoop.getRegionIterArgs()[idx],
+               now.lookupOrDefault(yield.getOperand(idx)));
+    Value iv = newLoop.getInductionVar();
+    SmallVector<Value> prefetched;
+    loadTiles(tb, newLoop, iv, 1, arith::AddIOp::create(tb, loc, iv, step),
+              next, prefetched);
+    for (auto [k, v] : llvm::enumerate(prefetched))
+      yield.setOperand(firstExtra + k, v);
+    for (auto [load, arg] : llvm::zip(plan.loads, tiles)) {
+      load.getResult().replaceAllUsesWith(arg);
+      load.erase();
+    }
+    // The loads' old address computations, where nothing else reads them.
+    for (Operation *op : llvm::reverse(plan.ptrOps))
+      if (op->use_empty())
+        op->erase();
   }
 
   /// Elements one thread can copy per cp.async (4, 8 or 16 bytes) along

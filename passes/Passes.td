@@ -456,6 +456,25 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     the corpus flex attention kernel went from 55.5 to 41.5 us, Triton's
     time (docs/BENCHMARKS.md).
 
+    Other loops with a tensor-core dot, at num-stages 2 or more: where the
+    body (no nested regions, nothing that writes memory) holds a tt.dot
+    with a #kgpu.mma accumulator and tensor tt.loads (not volatile, of
+    tensors of pointers) whose pointers, masks and `other` values pure ops
+    compute from the induction variable, values defined before the loop and
+    iteration arguments that pure ops advance, and the loaded tiles take at
+    most 64 32-bit registers per thread (144 with the dots' accumulators and
+    the body's largest other temporary),
+    each such load of iteration i + 1 is issued at the top of iteration i
+    (iteration 0's before the loop), masked off where that iteration does
+    not exist (i + 1 < ub compared in i64), and carried to it as an
+    iteration argument: its latency overlaps one iteration's multiply. This
+    takes the loops the two forms above cannot stage: an operand scaled,
+    biased or upcast by a vector in the loop (the dot's operand is not the
+    load), a loop-invariant A beside warps along N, two dots in one loop.
+    On the H200 every such conformance kernel ran as fast or faster, up to
+    1.77x (docs/BENCHMARKS.md, twenty-sixth session); loads two or more
+    iterations ahead were slower.
+
     The pipelined loop carries `loop_annotation =
     #llvm.loop_annotation<unroll = <disable = true>>`: it keeps
     `num-stages - 1` iterations in flight already, and ptxas unrolls a K
