@@ -2672,7 +2672,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
     if (!offsetAttr || !l.smem)
       return op.emitError() << "internal error: no shared memory assigned";
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1);
     Type mem = getTypeConverter()->convertType(elem);
     int64_t base = offsetAttr.getInt();
     if (op->hasAttr(kWgmmaDotAttr))

@@ -6,6 +6,12 @@
 include "mlir/IR/AttrTypeBase.td"
 include "dialects/kgpu/IR/KGPUDialect.td"
 
+// A list of unsigned integers (counts, dimensions, shapes) whose parser
+// rejects a negative entry by name instead of wrapping it around.
+def KGPU_UnsignedArrayParameter : ArrayRefParameter<"unsigned"> {
+  let parser = "::kiln::kgpu::parseUnsignedList($_parser)";
+}
+
 class KGPU_Attr<string name, string mnemonic_, list<Trait> traits = []>
     : AttrDef<KGPU_Dialect, name, traits> {
   let mnemonic = mnemonic_;
@@ -27,10 +33,10 @@ def KGPU_BlockedEncodingAttr : KGPU_Attr<"BlockedEncoding", "blocked"> {
     ```
   }];
   let parameters = (ins
-    ArrayRefParameter<"unsigned">:$sizePerThread,
-    ArrayRefParameter<"unsigned">:$threadsPerWarp,
-    ArrayRefParameter<"unsigned">:$warpsPerCTA,
-    ArrayRefParameter<"unsigned">:$order);
+    KGPU_UnsignedArrayParameter:$sizePerThread,
+    KGPU_UnsignedArrayParameter:$threadsPerWarp,
+    KGPU_UnsignedArrayParameter:$warpsPerCTA,
+    KGPU_UnsignedArrayParameter:$order);
   let assemblyFormat = [{
     `<` `{` `sizePerThread` `=` `[` $sizePerThread `]` `,`
     `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
@@ -67,7 +73,7 @@ def KGPU_SharedEncodingAttr : KGPU_Attr<"SharedEncoding", "shared"> {
     conflicts (maxPhase = 1: no swizzle).
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
-                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+                        "unsigned":$maxPhase, KGPU_UnsignedArrayParameter:$order);
   let assemblyFormat = [{
     `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
     `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
@@ -102,8 +108,8 @@ def KGPU_MmaEncodingAttr : KGPU_Attr<"MmaEncoding", "mma"> {
     ```
   }];
   let parameters = (ins "unsigned":$version,
-                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        ArrayRefParameter<"unsigned">:$instrShape);
+                        KGPU_UnsignedArrayParameter:$warpsPerCTA,
+                        KGPU_UnsignedArrayParameter:$instrShape);
   let assemblyFormat = [{
     `<` `{` `version` `=` $version `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]`
     `,` `instrShape` `=` `[` $instrShape `]` `}` `>`
@@ -148,8 +154,8 @@ def KGPU_MfmaEncodingAttr : KGPU_Attr<"MfmaEncoding", "mfma"> {
     #kgpu.mfma<{warpsPerCTA = [2, 2], instrShape = [16, 16]}>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        ArrayRefParameter<"unsigned">:$instrShape);
+  let parameters = (ins KGPU_UnsignedArrayParameter:$warpsPerCTA,
+                        KGPU_UnsignedArrayParameter:$instrShape);
   let assemblyFormat = [{
     `<` `{` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
     `instrShape` `=` `[` $instrShape `]` `}` `>`

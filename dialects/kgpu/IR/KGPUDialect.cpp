@@ -9,10 +9,31 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace kiln::kgpu;
 
 #include "dialects/kgpu/IR/KGPUDialect.cpp.inc"
+
+FailureOr<SmallVector<unsigned>>
+kiln::kgpu::parseUnsignedList(AsmParser &parser) {
+  SmallVector<unsigned> values;
+  auto entry = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    int64_t value;
+    if (parser.parseInteger(value))
+      return failure();
+    if (value < 0 || value > int64_t(std::numeric_limits<unsigned>::max()))
+      return parser.emitError(loc)
+             << "expected an integer in [0, 4294967295], got " << value;
+    values.push_back(unsigned(value));
+    return success();
+  };
+  if (failed(parser.parseCommaSeparatedList(entry)))
+    return failure();
+  return values;
+}
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/kgpu/IR/KGPUAttrs.cpp.inc"

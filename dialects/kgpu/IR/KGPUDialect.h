@@ -19,6 +19,14 @@
 
 #include "dialects/kgpu/IR/KGPUDialect.h.inc"
 
+namespace kiln::kgpu {
+/// Parses `N (, N)*` with every N in [0, 2^32): the entries of a layout's
+/// unsigned lists (sizePerThread, warpsPerCTA, order, instrShape, ...). A
+/// negative or too large entry is an error naming it.
+::mlir::FailureOr<::llvm::SmallVector<unsigned>>
+parseUnsignedList(::mlir::AsmParser &parser);
+} // namespace kiln::kgpu
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/kgpu/IR/KGPUAttrs.h.inc"
 

@@ -185,3 +185,33 @@ tt.func @wgmma_wait_types(%a: tensor<64x64xf32>) {
   %w = "kgpu.wgmma_wait"(%a) {pending = 0 : i32} : (tensor<64x64xf32>) -> tensor<64x64xf16>
   tt.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Unsigned lists (every layout's counts, shapes and orders)
+//===----------------------------------------------------------------------===//
+
+// A negative entry is named, not wrapped around to 2^32 - 4.
+// expected-error @+2 {{expected an integer in [0, 4294967295], got -4}}
+// expected-error @+1 {{failed to parse KGPU_BlockedEncodingAttr parameter 'sizePerThread'}}
+tt.func @blocked_negative(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, -4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+2 {{expected an integer in [0, 4294967295], got -8}}
+// expected-error @+1 {{failed to parse KGPU_MmaEncodingAttr parameter 'instrShape'}}
+tt.func @mma_negative(%a: tensor<64x64xf32, #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, -8]}>>) {
+  tt.return
+}
+
+// -----
+
+// Nor is an entry beyond 32 bits cut to its low bits.
+// expected-error @+2 {{expected an integer in [0, 4294967295], got 4294967297}}
+// expected-error @+1 {{failed to parse KGPU_BlockedEncodingAttr parameter 'order'}}
+tt.func @order_too_large(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [4294967297, 0]}>>) {
+  tt.return
+}
