@@ -31,6 +31,17 @@
 // H200 (docs/BENCHMARKS.md): waiting within each iteration, before or after
 // issuing the copies, and copies only S-2 iterations ahead.
 //
+// Attention loops (matchSlotLoop) copy B into two slots per dot. Other
+// tensor-core loops whose tiles cannot be staged (an operand computed from
+// the load, two dots) keep their loads in registers, one iteration ahead
+// (matchPrefetchLoop):
+//   %a0 = tt.load ptrs(lb), mask & (lb < ub)
+//   scf.for %k iter_args(..., %a = %a0) {
+//     %an = tt.load ptrs(k + step), mask & (k + step < ub)
+//     ... the load's uses read %a ...
+//     scf.yield ..., %an
+//   }
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/AxisInfo.h"
@@ -181,19 +192,25 @@ bool isZeroOrAbsent(Value other) {
 /// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
 /// `live` is set, by whether the iteration exists; `own` puts the copy in
 /// its loop's region of its own (kOwnSharedMemoryAttr).
+/// `mask` (may be null) and-ed with `live` (i1: whether the iteration
+/// exists) splat to the shape and layout of `ptr`, a tensor of pointers.
+Value maskByLive(OpBuilder &b, Location loc, Value ptr, Value mask,
+                 Value live) {
+  auto ptrType = cast<RankedTensorType>(ptr.getType());
+  Value liveMask = tt::SplatOp::create(
+      b, loc,
+      RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                            ptrType.getEncoding()),
+      live);
+  return mask ? arith::AndIOp::create(b, loc, mask, liveMask).getResult()
+              : liveMask;
+}
+
 void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
               Value slot, int64_t offset, int64_t slotBytes,
               int64_t rowStride, int swizzle, bool transpose, bool own) {
-  if (live) {
-    auto ptrType = cast<RankedTensorType>(ptr.getType());
-    Value liveMask = tt::SplatOp::create(
-        b, loc,
-        RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
-                              ptrType.getEncoding()),
-        live);
-    mask = mask ? arith::AndIOp::create(b, loc, mask, liveMask).getResult()
-                : liveMask;
-  }
+  if (live)
+    mask = maskByLive(b, loc, ptr, mask, live);
   auto copy = kgpu::AsyncCopyOp::create(
       b, loc, ptr, mask, slot, b.getI64IntegerAttr(offset),
       b.getI64IntegerAttr(slotBytes), b.getI64IntegerAttr(rowStride),
@@ -226,37 +243,48 @@ struct KGPUPipelineDotLoops
   /// beside the accumulator and this iteration's tiles.
   static constexpr int64_t kMaxPrefetchRegisters = 64;
   /// ... and with the dots' accumulators and the body's largest other
-  /// temporary, at most. Build machine, ptxas 13.0, sm_90 / sm_90a: at 176
-  /// to 192 (a 64 x 128 f32 accumulator on 4 warps, 64 registers of tiles,
-  /// an operand upcast to f32 for silu or a scale) kernels spilled 56-560
-  /// bytes more, and at 152 one spilled 16 bytes; up to 144 none spilled,
-  /// and such kernels ran 1.02-1.8x faster on the H200 (docs/BENCHMARKS.md,
-  /// twenty-sixth session); k64_at_mmajor_square (192) ran 3% slower.
+  /// temporary (numbers only: pointer arithmetic mostly folds into a base
+  /// and constant offsets) at most. Not a count of live registers (this
+  /// iteration's tiles, masks and pointers are left out) but a threshold
+  /// fitted to measurements. Build machine, ptxas 13.0, sm_90 / sm_90a: at
+  /// 176 to 192 (a 64 x 128 f32 accumulator on 4 warps, 64 registers of
+  /// tiles, an operand upcast to f32 for silu or a scale) kernels spilled
+  /// 56-560 bytes more, and at 152 one spilled 16 bytes; up to 144 none
+  /// spilled, and such kernels ran 1.00-1.77x faster on the H200
+  /// (docs/BENCHMARKS.md, twenty-sixth session); k64_at_mmajor_square
+  /// (192) ran 3% slower.
   static constexpr int64_t kMaxPrefetchPressureRegisters = 144;
 
-  /// 32-bit registers per thread of a tensor of numbers (0 for pointers
-  /// and non-tensors).
-  static int64_t tensorRegisters(Type type) {
+  /// 32-bit registers per thread of a tensor with a layout: its elements'
+  /// bits, pointers counted as `pointerBits` (0: left out); 0 for anything
+  /// else (a scalar, a tensor without a layout).
+  static int64_t tensorRegisters(Type type, unsigned pointerBits = 0) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.getEncoding() ||
-        !tensor.getElementType().isIntOrFloat())
+    if (!tensor || !tensor.getEncoding())
       return 0;
+    Type elem = tensor.getElementType();
+    unsigned bits = isa<tt::PointerType>(elem) ? pointerBits
+                    : elem.isIntOrFloat()      ? elem.getIntOrFloatBitWidth()
+                                               : 0;
     return llvm::divideCeil(kgpu::getNumElemsPerThread(tensor.getEncoding(),
                                                        tensor.getShape()) *
-                                tensor.getElementTypeBitWidth(),
+                                bits,
                             32);
   }
 
-  /// A loop the two plans above leave (see PrefetchPlan): an i32,
-  /// signed-compare loop whose body, without nested regions and without
-  /// any op that writes memory, holds a tt.dot with a #kgpu.mma
-  /// accumulator and tensor tt.loads (none volatile, of tensors of
-  /// pointers) whose pointers, masks and `other` values pure ops compute
-  /// from the induction variable, values defined outside and iteration
-  /// arguments whose next values pure ops compute alike; the loaded tiles
-  /// take at most kMaxPrefetchRegisters per thread, and with the dots'
-  /// accumulators and the body's largest other temporary at most
-  /// kMaxPrefetchPressureRegisters.
+  /// A loop the two plans above leave (see PrefetchPlan). It qualifies
+  /// where all of these hold:
+  /// - an i32 induction variable compared signed;
+  /// - a body without nested regions whose ops, but for its loads, have no
+  ///   memory effects (no store, atomic, barrier, assert or print);
+  /// - a tt.dot with a #kgpu.mma accumulator;
+  /// - tensor tt.loads, none volatile, through tensors of pointers, whose
+  ///   pointers, masks and `other` values pure ops compute from the
+  ///   induction variable, values defined before the loop and iteration
+  ///   arguments that pure ops advance;
+  /// - loaded tiles of at most kMaxPrefetchRegisters per thread, and at
+  ///   most kMaxPrefetchPressureRegisters with the dots' accumulators and
+  ///   the body's largest other temporary.
   std::optional<PrefetchPlan> matchPrefetchLoop(scf::ForOp loop) {
     if (!loop.getInductionVar().getType().isInteger(32) ||
         loop.getUnsignedCmp())
@@ -270,12 +298,8 @@ struct KGPUPipelineDotLoops
       if (op.getNumRegions() != 0)
         return std::nullopt;
       if (auto dot = dyn_cast<tt::DotOp>(op)) {
-        RankedTensorType type = dot.getType();
-        mmaDot |= isa<kgpu::MmaEncodingAttr>(type.getEncoding());
-        accRegs += llvm::divideCeil(
-            kgpu::getNumElemsPerThread(type.getEncoding(), type.getShape()) *
-                type.getElementTypeBitWidth(),
-            32);
+        mmaDot |= isa<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
+        accRegs += tensorRegisters(dot.getType());
       }
       if (auto load = dyn_cast<tt::LoadOp>(op)) {
         auto type = dyn_cast<RankedTensorType>(load.getType());
@@ -283,12 +307,11 @@ struct KGPUPipelineDotLoops
           return std::nullopt;
         if (!type)
           continue; // a scalar load stays where it is
-        if (!isa<RankedTensorType>(load.getPtr().getType()))
-          return std::nullopt; // a block pointer
-        regs += llvm::divideCeil(kgpu::getNumElemsPerThread(
-                                     type.getEncoding(), type.getShape()) *
-                                     type.getElementTypeBitWidth(),
-                                 32);
+        // A block pointer, or IR before kgpu-assign-layouts.
+        if (!isa<RankedTensorType>(load.getPtr().getType()) ||
+            !type.getEncoding())
+          return std::nullopt;
+        regs += tensorRegisters(type, /*pointerBits=*/64);
         plan.loads.push_back(load);
         continue;
       }
@@ -357,15 +380,9 @@ struct KGPUPipelineDotLoops
   /// `live` (that iteration exists) is false.
   static Value prefetchLoad(OpBuilder &b, tt::LoadOp load, IRMapping &map,
                             Value live) {
-    Location loc = load.getLoc();
-    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-    Value mask = tt::SplatOp::create(
-        b, loc,
-        RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
-                              ptrType.getEncoding()),
-        live);
-    if (Value own = load.getMask())
-      mask = arith::AndIOp::create(b, loc, map.lookupOrDefault(own), mask);
+    Value mask = maskByLive(
+        b, load.getLoc(), load.getPtr(),
+        load.getMask() ? map.lookupOrDefault(load.getMask()) : Value(), live);
     auto copy = cast<tt::LoadOp>(b.clone(*load, map));
     copy.getMaskMutable().assign(mask);
     return copy.getResult();
@@ -386,15 +403,15 @@ struct KGPUPipelineDotLoops
           step = loop.getStep();
     // The tiles of iteration `iv` (the k-th after `base`) of `forOp`, its
     // carried arguments as `map` maps them.
-    auto loadTiles = [&](OpBuilder &b, scf::ForOp forOp, Value base,
+    auto loadTiles = [&](OpBuilder &at, scf::ForOp forOp, Value base,
                          int64_t k, Value iv, IRMapping &map,
                          SmallVector<Value> &into) {
       map.map(forOp.getInductionVar(), iv);
       for (Operation *op : plan.ptrOps)
-        b.clone(*op, map);
-      Value live = iterationExists(b, loc, base, k, step, ub);
+        at.clone(*op, map);
+      Value live = iterationExists(at, loc, base, k, step, ub);
       for (tt::LoadOp load : plan.loads)
-        into.push_back(prefetchLoad(b, load, map, live));
+        into.push_back(prefetchLoad(at, load, map, live));
     };
     IRMapping first;
     for (unsigned idx : plan.carried)

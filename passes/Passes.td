@@ -457,7 +457,7 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     time (docs/BENCHMARKS.md).
 
     Other loops with a tensor-core dot, at num-stages 2 or more: where the
-    body (no nested regions, nothing that writes memory) holds a tt.dot
+    body (no nested regions; no memory effects but its loads) holds a tt.dot
     with a #kgpu.mma accumulator and tensor tt.loads (not volatile, of
     tensors of pointers) whose pointers, masks and `other` values pure ops
     compute from the induction variable, values defined before the loop and

@@ -1,6 +1,12 @@
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --enable-var-scope
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 -canonicalize -cse -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM
 // RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=1 | FileCheck %s --check-prefix=OFF
+// Before kgpu-assign-layouts (no layouts to count registers with): every
+// loop is left as it is.
+// RUN: kiln-opt %s -split-input-file -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --check-prefix=NOLAYOUT
+// NOLAYOUT-LABEL: tt.func public @b_scaled
+// NOLAYOUT: scf.for
+// NOLAYOUT-NEXT: tt.load
 
 // Loops kgpu-pipeline-dot-loops can neither stage (matchLoop) nor slot
 // (matchSlotLoop): their tile loads are prefetched one iteration ahead
@@ -384,5 +390,74 @@ tt.func public @pressure(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.
   %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
   %pc = tt.addptr %pc0, %coff : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
   tt.store %pc, %r2#2 : tensor<64x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A loop from 3 in steps of 2: the next iteration is iv + 2, whether it
+// exists asked as iv + 1 * 2 < ub in i64; the first one's tiles before the
+// loop are those of iteration 3. A tile of pointers (a gather's row
+// pointers, read in the loop) is prefetched too, counted at 64 bits per
+// element.
+// CHECK-LABEL: tt.func public @lb_step
+// CHECK: %[[LB:.+]] = arith.extsi %c3_i32 : i32 to i64
+// CHECK: arith.addi %[[LB]], %{{.+}} : i64
+// CHECK: tt.load %{{.+}}, %{{.+}} : tensor<64x32x!tt.ptr<f16>
+// CHECK: tt.load %{{.+}}, %{{.+}} : tensor<32x!tt.ptr<!tt.ptr<f32>>
+// CHECK: scf.for %[[IV:[^ ]+]] = %c3_i32 to %{{[^ ]+}} step %c2_i32
+// CHECK: %[[S64:.+]] = arith.extsi %c2_i32 : i32 to i64
+// CHECK: %[[AHEAD:.+]] = arith.muli %[[S64]], %c1_i64 : i64
+// CHECK: %[[IV64:.+]] = arith.extsi %[[IV]] : i32 to i64
+// CHECK: arith.addi %[[IV64]], %[[AHEAD]] : i64
+// CHECK: tt.load %{{.+}}, %{{.+}} : tensor<64x32x!tt.ptr<f16>
+// CHECK: tt.load %{{.+}}, %{{.+}} : tensor<32x!tt.ptr<!tt.ptr<f32>>
+// CHECK: tt.dot
+tt.func public @lb_step(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pp: !tt.ptr<!tt.ptr<f32>> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %stepA = arith.constant dense<64> : tensor<64x32xi32>
+  %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %am = tt.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64v = arith.constant dense<64> : tensor<64x1xi32>
+  %amo = arith.muli %am, %c64v : tensor<64x1xi32>
+  %ak = tt.expand_dims %r32 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %amb = tt.broadcast %amo : tensor<64x1xi32> -> tensor<64x32xi32>
+  %akb = tt.broadcast %ak : tensor<1x32xi32> -> tensor<64x32xi32>
+  %aoff = arith.addi %amb, %akb : tensor<64x32xi32>
+  %pa0 = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %pa = tt.addptr %pa0, %aoff : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+  %bk = tt.expand_dims %r32 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %c64k = arith.constant dense<64> : tensor<32x1xi32>
+  %bko = arith.muli %bk, %c64k : tensor<32x1xi32>
+  %bn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %bkb = tt.broadcast %bko : tensor<32x1xi32> -> tensor<32x64xi32>
+  %bnb = tt.broadcast %bn : tensor<1x64xi32> -> tensor<32x64xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<32x64xi32>
+  %pb0 = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %pb = tt.addptr %pb0, %boff : tensor<32x64x!tt.ptr<f16>>, tensor<32x64xi32>
+  %y = tt.load %pb : tensor<32x64x!tt.ptr<f16>>
+  %pps = tt.splat %pp : !tt.ptr<!tt.ptr<f32>> -> tensor<32x!tt.ptr<!tt.ptr<f32>>>
+  %ppv = tt.addptr %pps, %r32 : tensor<32x!tt.ptr<!tt.ptr<f32>>>, tensor<32xi32>
+  %q0 = tt.splat %c : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
+  %r:3 = scf.for %k = %c3 to %n step %c2 iter_args(%ppa = %pa, %acc = %zero, %q = %q0) -> (tensor<64x32x!tt.ptr<f16>>, tensor<64x64xf32>, tensor<32x!tt.ptr<f32>>) : i32 {
+    %x = tt.load %ppa : tensor<64x32x!tt.ptr<f16>>
+    %p = tt.load %ppv : tensor<32x!tt.ptr<!tt.ptr<f32>>>
+    %d = tt.dot %x, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %npa = tt.addptr %ppa, %stepA : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %npa, %d, %p : tensor<64x32x!tt.ptr<f16>>, tensor<64x64xf32>, tensor<32x!tt.ptr<f32>>
+  }
+  %cm = tt.expand_dims %r64 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %cmo = arith.muli %cm, %c64v : tensor<64x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cnb = tt.broadcast %bn : tensor<1x64xi32> -> tensor<64x64xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<64x64xi32>
+  %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %pc = tt.addptr %pc0, %coff : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  tt.store %pc, %r#1 : tensor<64x64x!tt.ptr<f32>>
+  %qv = arith.constant dense<1.0> : tensor<32xf32>
+  tt.store %r#2, %qv : tensor<32x!tt.ptr<f32>>
   tt.return
 }
