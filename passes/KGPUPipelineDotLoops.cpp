@@ -188,10 +188,6 @@ bool isZeroOrAbsent(Value other) {
   return false;
 }
 
-/// kgpu.async_copy of the tile `ptr` points at into `slot` (at byte
-/// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
-/// `live` is set, by whether the iteration exists; `own` puts the copy in
-/// its loop's region of its own (kOwnSharedMemoryAttr).
 /// `mask` (may be null) and-ed with `live` (i1: whether the iteration
 /// exists) splat to the shape and layout of `ptr`, a tensor of pointers.
 Value maskByLive(OpBuilder &b, Location loc, Value ptr, Value mask,
@@ -206,6 +202,10 @@ Value maskByLive(OpBuilder &b, Location loc, Value ptr, Value mask,
               : liveMask;
 }
 
+/// kgpu.async_copy of the tile `ptr` points at into `slot` (at byte
+/// `offset`, `slotBytes` apart), masked by `mask` (may be null) and, where
+/// `live` is set, by whether the iteration exists; `own` puts the copy in
+/// its loop's region of its own (kOwnSharedMemoryAttr).
 void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
               Value slot, int64_t offset, int64_t slotBytes,
               int64_t rowStride, int swizzle, bool transpose, bool own) {
@@ -217,6 +217,32 @@ void copyTile(OpBuilder &b, Location loc, Value ptr, Value mask, Value live,
       b.getI32IntegerAttr(swizzle), transpose ? b.getUnitAttr() : UnitAttr());
   if (own)
     copy->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+}
+
+/// Adds to `into` the ops of `body` that the values `work` depend on,
+/// back to values defined outside the body and to its block arguments;
+/// the iteration arguments reached (not the induction variable) go into
+/// `carried` where it is given. False at the first op `allowed` refuses.
+bool collectBodySlice(Block *body, SmallVector<Value> work,
+                      function_ref<bool(Operation *)> allowed,
+                      llvm::SetVector<Operation *> &into,
+                      llvm::SetVector<unsigned> *carried) {
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (carried && arg.getOwner() == body && arg.getArgNumber() != 0)
+        carried->insert(arg.getArgNumber() - 1);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body || into.contains(def))
+      continue;
+    if (!allowed(def))
+      return false;
+    into.insert(def);
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
 }
 
 struct KGPUPipelineDotLoops
@@ -339,32 +365,17 @@ struct KGPUPipelineDotLoops
     // back to the iteration arguments, closed under their next values.
     llvm::SetVector<Operation *> ptrOps, nextOps;
     llvm::SetVector<unsigned> carried;
-    auto walk = [&](SmallVector<Value> work,
-                    llvm::SetVector<Operation *> &into) {
-      while (!work.empty()) {
-        Value v = work.pop_back_val();
-        if (auto arg = dyn_cast<BlockArgument>(v)) {
-          if (arg.getOwner() == body && arg.getArgNumber() != 0)
-            carried.insert(arg.getArgNumber() - 1);
-          continue;
-        }
-        Operation *def = v.getDefiningOp();
-        if (!def || def->getBlock() != body || into.contains(def))
-          continue;
-        if (!isPure(def) || isa<tt::DotOp>(def))
-          return false;
-        into.insert(def);
-        llvm::append_range(work, def->getOperands());
-      }
-      return true;
+    auto pureNoDot = [](Operation *op) {
+      return isPure(op) && !isa<tt::DotOp>(op);
     };
     SmallVector<Value> operands;
     for (tt::LoadOp load : plan.loads)
       llvm::append_range(operands, load->getOperands());
-    if (!walk(operands, ptrOps))
+    if (!collectBodySlice(body, operands, pureNoDot, ptrOps, &carried))
       return std::nullopt;
     for (size_t i = 0; i < carried.size(); ++i)
-      if (!walk({yield.getOperand(carried[i])}, nextOps))
+      if (!collectBodySlice(body, {yield.getOperand(carried[i])}, pureNoDot,
+                            nextOps, &carried))
         return std::nullopt;
     for (Operation &op : body->without_terminator()) {
       if (ptrOps.contains(&op))
@@ -401,12 +412,13 @@ struct KGPUPipelineDotLoops
     OpBuilder b(loop);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
           step = loop.getStep();
-    // The tiles of iteration `iv` (the k-th after `base`) of `forOp`, its
-    // carried arguments as `map` maps them.
+    // The tiles of iteration `base` (k = 0) or the one after it (k = 1)
+    // of `forOp`, its carried arguments as `map` maps them.
     auto loadTiles = [&](OpBuilder &at, scf::ForOp forOp, Value base,
-                         int64_t k, Value iv, IRMapping &map,
-                         SmallVector<Value> &into) {
-      map.map(forOp.getInductionVar(), iv);
+                         int64_t k, IRMapping &map, SmallVector<Value> &into) {
+      map.map(forOp.getInductionVar(),
+              k == 0 ? base
+                     : arith::AddIOp::create(at, loc, base, step).getResult());
       for (Operation *op : plan.ptrOps)
         at.clone(*op, map);
       Value live = iterationExists(at, loc, base, k, step, ub);
@@ -417,7 +429,7 @@ struct KGPUPipelineDotLoops
     for (unsigned idx : plan.carried)
       first.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
     SmallVector<Value> inits;
-    loadTiles(b, loop, lb, 0, lb, first, inits);
+    loadTiles(b, loop, lb, 0, first, inits);
     rewriter.setInsertionPoint(loop);
     auto replaced = loop.replaceWithAdditionalYields(
         rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
@@ -441,8 +453,7 @@ struct KGPUPipelineDotLoops
                now.lookupOrDefault(yield.getOperand(idx)));
     Value iv = newLoop.getInductionVar();
     SmallVector<Value> prefetched;
-    loadTiles(tb, newLoop, iv, 1, arith::AddIOp::create(tb, loc, iv, step),
-              next, prefetched);
+    loadTiles(tb, newLoop, iv, 1, next, prefetched);
     for (auto [k, v] : llvm::enumerate(prefetched))
       yield.setOperand(firstExtra + k, v);
     for (auto [load, arg] : llvm::zip(plan.loads, tiles)) {
@@ -877,32 +888,15 @@ struct KGPUPipelineDotLoops
     };
     llvm::SetVector<Operation *> ptrOps, moved;
     llvm::SetVector<unsigned> carried;
-    auto walk = [&](SmallVector<Value> work, bool ptr,
-                    llvm::SetVector<Operation *> &into) {
-      while (!work.empty()) {
-        Value v = work.pop_back_val();
-        if (auto arg = dyn_cast<BlockArgument>(v)) {
-          if (arg.getOwner() == body && arg.getArgNumber() != 0 && ptr)
-            carried.insert(arg.getArgNumber() - 1);
-          continue;
-        }
-        Operation *def = v.getDefiningOp();
-        if (!def || def->getBlock() != body || into.contains(def))
-          continue;
-        if (!movable(def, ptr))
-          return false;
-        into.insert(def);
-        llvm::append_range(work, def->getOperands());
-      }
-      return true;
-    };
     SmallVector<Value> ptrs;
     for (SlotDot &sd : plan.dots) {
       ptrs.push_back(sd.bLoad.getPtr());
       if (sd.bLoad.getMask())
         ptrs.push_back(sd.bLoad.getMask());
     }
-    if (!walk(ptrs, /*ptr=*/true, ptrOps))
+    if (!collectBodySlice(
+            body, ptrs, [&](Operation *op) { return movable(op, true); },
+            ptrOps, &carried))
       return std::nullopt;
     // Next values of the carried arguments, closed: those read further
     // carried arguments only through their iteration values.
@@ -910,7 +904,9 @@ struct KGPUPipelineDotLoops
     SmallVector<Value> next;
     for (unsigned idx : carried)
       next.push_back(yield.getOperand(idx));
-    if (!walk(next, /*ptr=*/false, moved))
+    if (!collectBodySlice(
+            body, next, [&](Operation *op) { return movable(op, false); },
+            moved, /*carried=*/nullptr))
       return std::nullopt;
     for (Operation &op : body->without_terminator()) {
       if (ptrOps.contains(&op))
