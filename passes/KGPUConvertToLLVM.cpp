@@ -428,6 +428,34 @@ Value fromMemory(OpBuilder &b, Location loc, Value v, Type elem) {
   return v;
 }
 
+/// Loads the elements at `addrs` (one per element the thread holds, of
+/// memory type `mem`, as elementAddresses gives them), each run of `vec`
+/// consecutive ones that chooseVec put at `starts` as one vector load, and
+/// converts them to `elem`.
+SmallVector<Value> loadElements(OpBuilder &b, Location loc,
+                                ArrayRef<Value> addrs, Type mem, Type elem,
+                                unsigned vec, ArrayRef<unsigned> starts) {
+  unsigned bytes = bitWidth(mem) / 8;
+  SmallVector<Value> out(addrs.size());
+  if (vec == 1) {
+    for (auto [e, p] : llvm::enumerate(addrs))
+      out[e] = fromMemory(b, loc, LLVM::LoadOp::create(b, loc, mem, p), elem);
+    return out;
+  }
+  Type vecTy = VectorType::get({int64_t(vec)}, mem);
+  for (unsigned e : starts) {
+    Value v = LLVM::LoadOp::create(b, loc, vecTy, addrs[e],
+                                   /*alignment=*/vec * bytes);
+    for (unsigned k = 0; k < vec; ++k)
+      out[e + k] = fromMemory(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, k)),
+          elem);
+  }
+  return out;
+}
+
+
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
                   int64_t byteOffset, Type elem, Value index) {
   auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(),
@@ -3448,6 +3476,50 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
   }
 };
 
+/// kgpu.local_load: each thread reads back the elements of a tile that it
+/// copied itself (kgpu.async_copy, swizzle 0), so no barrier is needed;
+/// runs adjacent in shared memory along the layout's fastest dimension
+/// are one ld.shared of up to 16 bytes.
+struct LocalLoadLowering : KPattern<kgpu::LocalLoadOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(kgpu::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    RankedTensorType type = op.getType();
+    Type elem = getTypeConverter()->convertType(type.getElementType());
+    unsigned bytes = bitWidth(elem) / 8;
+    bool transpose = op.getTranspose();
+    // Element (i0, i1) lies at i0 * rowStride + i1, or with `transpose`
+    // at i1 * rowStride + i0 (as AsyncCopyLowering stores it).
+    int64_t rowStride = op.getRowStride();
+    SmallVector<int64_t> strides = transpose
+                                       ? SmallVector<int64_t>{1, rowStride}
+                                       : SmallVector<int64_t>{rowStride, 1};
+    SmallVector<Value> addrs =
+        elementAddresses(rewriter, loc, l, type.getEncoding(),
+                         type.getShape(), strides, op.getOffset(), elem);
+    Value slotElems = LLVM::MulOp::create(
+        rewriter, loc, adaptor.getSlot(),
+        i32Const(rewriter, loc, op.getSlotBytes() / bytes));
+    for (Value &p : addrs)
+      p = LLVM::GEPOp::create(rewriter, loc, p.getType(), elem, p,
+                              ArrayRef<LLVM::GEPArg>{slotElems});
+    SmallVector<unsigned> starts;
+    unsigned vec = 1;
+    if (fastestDim(type.getEncoding()) == (transpose ? 0u : 1u) &&
+        (rowStride * bytes) % 16 == 0)
+      vec = chooseVec(type, std::max(1u, 16 / bytes), starts);
+    SmallVector<Value> out =
+        loadElements(rewriter, loc, addrs, elem, elem, vec, starts);
+    rewriter.replaceOp(op, pack(rewriter, loc,
+                                getTypeConverter()->convertType(type), out));
+    return success();
+  }
+};
+
 struct AsyncCommitGroupLowering : KPattern<kgpu::AsyncCommitGroupOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -3731,24 +3803,8 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     if (fastestDim(dst.getEncoding()) == dst.getRank() - 1 &&
         !isa<LLVM::LLVMPointerType>(mem) && offsetAttr.getInt() % 16 == 0)
       vec = chooseVec(dst, std::max(1u, 16 / bytes), starts);
-    SmallVector<Value> out(dstAddrs.size());
-    if (vec == 1) {
-      for (auto [e, p] : llvm::enumerate(dstAddrs))
-        out[e] = fromMemory(rewriter, loc,
-                            LLVM::LoadOp::create(rewriter, loc, mem, p), elem);
-    } else {
-      Type vecTy = VectorType::get({int64_t(vec)}, mem);
-      for (unsigned e : starts) {
-        Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, dstAddrs[e],
-                                       /*alignment=*/vec * bytes);
-        for (unsigned k = 0; k < vec; ++k)
-          out[e + k] = fromMemory(
-              rewriter, loc,
-              LLVM::ExtractElementOp::create(rewriter, loc, v,
-                                             i32Const(rewriter, loc, k)),
-              elem);
-      }
-    }
+    SmallVector<Value> out =
+        loadElements(rewriter, loc, dstAddrs, mem, elem, vec, starts);
     rewriter.replaceOp(op, pack(rewriter, loc,
                                 getTypeConverter()->convertType(dst), out));
     return success();
@@ -4244,7 +4300,7 @@ bool isSupported(Operation *op) {
              tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp,
              tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
              kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
-             kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
+             kgpu::LocalLoadOp, kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
              kgpu::BarrierOp>(op);
 }
 
@@ -4395,6 +4451,9 @@ struct KGPUConvertToLLVM
         slotRegions.insert({dot.getAOffset(), dot.getASlotBytes()});
       slotRegions.insert({dot.getBOffset(), dot.getBSlotBytes()});
     });
+    module.walk([&](kgpu::LocalLoadOp load) {
+      slotRegions.insert({load.getOffset(), load.getSlotBytes()});
+    });
     // Reject what this lowering cannot handle, naming the op and location.
     WalkResult unsupported = module.walk([&](Operation *op) {
       Dialect *d = op->getDialect();
@@ -4433,9 +4492,9 @@ struct KGPUConvertToLLVM
           op->emitError() << "async copy to shared memory at offset "
                           << copy.getOffset() << " (slot bytes "
                           << copy.getSlotBytes()
-                          << ") fills no slots a kgpu.local_dot reads (its A "
-                             "or B offset and slot bytes): the local_dot "
-                             "reading them sizes and places the slots";
+                          << ") fills no slots a kgpu.local_dot (its A or B "
+                             "offset and slot bytes) or kgpu.local_load reads: "
+                             "the op reading them sizes and places the slots";
           return WalkResult::interrupt();
         }
       }
@@ -4618,6 +4677,12 @@ struct KGPUConvertToLLVM
         auto t = cast<RankedTensorType>(copy.getPtr().getType());
         l.vectorWidth[op] = axisInfo.getVectorWidth(
             copy.getPtr(), copy.getMask(), fastestDim(t.getEncoding()));
+      } else if (auto localLoad = dyn_cast<kgpu::LocalLoadOp>(op)) {
+        if (op->hasAttr(kOwnSharedMemoryAttr))
+          ownOps.push_back(op);
+        else
+          allocate(op, localLoad.getOffset() +
+                           localLoad.getNumSlots() * localLoad.getSlotBytes());
       } else if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
         int64_t end = localDot.getBOffset() +
                       localDot.getNumSlots() * localDot.getBSlotBytes();
@@ -4774,11 +4839,10 @@ struct KGPUConvertToLLVM
     DenseSet<Operation *> spanTops;
     int64_t ownEnd = 0;
     for (Operation *op : ownOps) {
-      auto localDot = dyn_cast<kgpu::LocalDotOp>(op);
-      if (!localDot)
+      if (!isa<kgpu::LocalDotOp, kgpu::LocalLoadOp>(op))
         continue;
       // The op holding the loop, in the block of the prologue's copies.
-      Operation *top = localDot->getParentOfType<scf::ForOp>();
+      Operation *top = op->getParentOfType<scf::ForOp>();
       auto copiesBefore = [&](Operation *at) {
         for (Operation &o : *at->getBlock()) {
           if (&o == at)
@@ -4806,6 +4870,9 @@ struct KGPUConvertToLLVM
           if (auto ld = dyn_cast<kgpu::LocalDotOp>(inner))
             slots = std::max<int64_t>(
                 slots, ld.getBOffset() + ld.getNumSlots() * ld.getBSlotBytes());
+          if (auto ll = dyn_cast<kgpu::LocalLoadOp>(inner))
+            slots = std::max<int64_t>(
+                slots, ll.getOffset() + ll.getNumSlots() * ll.getSlotBytes());
         });
         if (&*it == top)
           break;
@@ -4818,6 +4885,10 @@ struct KGPUConvertToLLVM
       for (Operation *own : spanOwn) {
         if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(own)) {
           copy.setOffsetAttr(shifted(copy.getOffset()));
+          continue;
+        }
+        if (auto ll = dyn_cast<kgpu::LocalLoadOp>(own)) {
+          ll.setOffsetAttr(shifted(ll.getOffset()));
           continue;
         }
         auto ld = cast<kgpu::LocalDotOp>(own);
@@ -4952,7 +5023,7 @@ struct KGPUConvertToLLVM
                  ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
                  GatherLowering, UnsplatLowering, AssertLowering,
                  DotLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
-                 AsyncWaitLowering, LocalDotLowering,
+                 AsyncWaitLowering, LocalDotLowering, LocalLoadLowering,
                  WgmmaWaitLowering, WgmmaFenceLowering,
                  BarrierLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);

@@ -261,8 +261,26 @@ struct KGPUPipelineDotLoops
         rewriteSlotLoop(loop, *slots);
       else if (std::optional<PrefetchPlan> prefetch = matchPrefetchLoop(loop))
         rewritePrefetchLoop(loop, *prefetch);
+      else if (std::optional<PrefetchPlan> staged =
+                   stageTiles ? matchPrefetchLoop(loop, Budget::None)
+                              : std::nullopt)
+        if (std::optional<scf::ForOp> stagedLoop =
+                rewriteStagedLoop(loop, *staged))
+          // What staging left in registers (a vector of per-K scales).
+          if (std::optional<PrefetchPlan> small =
+                  matchPrefetchLoop(*stagedLoop, Budget::Small))
+            rewritePrefetchLoop(*stagedLoop, *small);
     }
   }
+
+  /// What matchPrefetchLoop checks of the loaded tiles' registers: the
+  /// register form's budget, none (the staged form keeps no tile in
+  /// flight in registers), or a small one (what the staged form leaves).
+  enum class Budget { Registers, None, Small };
+  /// Registers per thread of the loads prefetched beside a staged loop.
+  static constexpr int64_t kMaxSmallPrefetchRegisters = 16;
+  /// Shared memory the staged form's slots may take.
+  static constexpr int64_t kMaxStagedBytes = 128 * 1024;
 
   /// 32-bit registers a thread holds one prefetched set of tiles in, at
   /// most: the tiles of the next iteration are live across the whole body,
@@ -311,7 +329,8 @@ struct KGPUPipelineDotLoops
   /// - loaded tiles of at most kMaxPrefetchRegisters per thread, and at
   ///   most kMaxPrefetchPressureRegisters with the dots' accumulators and
   ///   the body's largest other temporary.
-  std::optional<PrefetchPlan> matchPrefetchLoop(scf::ForOp loop) {
+  std::optional<PrefetchPlan>
+  matchPrefetchLoop(scf::ForOp loop, Budget budget = Budget::Registers) {
     if (!loop.getInductionVar().getType().isInteger(32) ||
         loop.getUnsignedCmp())
       return std::nullopt;
@@ -341,6 +360,12 @@ struct KGPUPipelineDotLoops
         plan.loads.push_back(load);
         continue;
       }
+      // A staged loop's own copies (rewriteStagedLoop) touch only its
+      // slots.
+      if (budget == Budget::Small &&
+          isa<kgpu::AsyncWaitOp, kgpu::AsyncCopyOp, kgpu::AsyncCommitGroupOp,
+              kgpu::LocalLoadOp>(op))
+        continue;
       if (!isMemoryEffectFree(&op))
         return std::nullopt;
     }
@@ -357,8 +382,11 @@ struct KGPUPipelineDotLoops
         results += tensorRegisters(v.getType());
       temp = std::max(temp, results);
     }
-    if (regs > kMaxPrefetchRegisters ||
-        accRegs + regs + temp > kMaxPrefetchPressureRegisters)
+    if (budget == Budget::Registers &&
+        (regs > kMaxPrefetchRegisters ||
+         accRegs + regs + temp > kMaxPrefetchPressureRegisters))
+      return std::nullopt;
+    if (budget == Budget::Small && regs > kMaxSmallPrefetchRegisters)
       return std::nullopt;
 
     // Pure ops without regions (no dot, no load) from the loads' operands
@@ -464,6 +492,208 @@ struct KGPUPipelineDotLoops
     for (Operation *op : llvm::reverse(plan.ptrOps))
       if (op->use_empty())
         op->erase();
+  }
+
+  /// A loop matchPrefetchLoop takes but for its register budget: its 2-D
+  /// tile loads (blocked layouts, a zero or no `other`, 4 to 16 bytes per
+  /// thread along a contiguous dimension) are staged through shared
+  /// memory instead. Each is copied (cp.async) num-stages - 1 iterations
+  /// ahead into slots of its own and read back by each thread in the
+  /// load's layout (kgpu.local_load: a thread reads only what it copied,
+  /// so no barrier is needed between the copy and the read):
+  ///   async_wait 0 ; copies of iterations 0 .. S-2 into slots 0 .. S-2
+  ///   scf.for %k iter_args(..., %s = 0, %ahead = carried of iteration S-1) {
+  ///     kgpu.async_wait S-2                   // slot %s = i % S landed
+  ///     copies of iteration i+S-1 (%ahead) into slot (i+S-1) % S ; commit
+  ///     ... the body, each staged load now kgpu.local_load slot %s ...
+  ///     scf.yield ..., (%s + 1) % S, next(%ahead)
+  ///   }
+  ///   kgpu.async_wait 0
+  /// The slots lie above the shared memory the body's dot and conversions
+  /// use (kOwnSharedMemoryAttr). Fewer stages are used where S slots would
+  /// take more than kMaxStagedBytes (at least 2; otherwise the loop is
+  /// left alone). Returns the new loop.
+  std::optional<scf::ForOp> rewriteStagedLoop(scf::ForOp loop,
+                                              PrefetchPlan &plan) {
+    struct Staged {
+      tt::LoadOp load;
+      bool transpose;
+      int64_t rowStride, slotBytes, offset;
+    };
+    AxisInfoAnalysis axisInfo;
+    SmallVector<Staged> staged;
+    int64_t stageBytes = 0;
+    for (tt::LoadOp load : plan.loads) {
+      auto type = cast<RankedTensorType>(load.getType());
+      Type elem = type.getElementType();
+      if (type.getRank() != 2 || !elem.isIntOrFloat() ||
+          elem.getIntOrFloatBitWidth() % 8 != 0 ||
+          !isZeroOrAbsent(load.getOther()))
+        continue;
+      bool alongDim0 = false;
+      if (copyWidth(load, axisInfo, &alongDim0) == 0)
+        continue;
+      int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+      int64_t rows = type.getDimSize(alongDim0 ? 1 : 0),
+              cols = type.getDimSize(alongDim0 ? 0 : 1);
+      int64_t slotBytes = llvm::alignTo(rows * cols * bytes, 128);
+      staged.push_back({load, alongDim0, cols, slotBytes, 0});
+      stageBytes += slotBytes;
+    }
+    if (staged.empty())
+      return std::nullopt;
+    int S = numStages;
+    while (S > 2 && S * stageBytes > kMaxStagedBytes)
+      --S;
+    if (S * stageBytes > kMaxStagedBytes)
+      return std::nullopt;
+    int64_t offset = 0;
+    for (Staged &st : staged) {
+      st.offset = offset;
+      offset += S * st.slotBytes;
+    }
+
+    // The staged loads' pointers and masks, and the next values of the
+    // iteration arguments they read.
+    Block *oldBody = loop.getBody();
+    auto oldYield = cast<scf::YieldOp>(oldBody->getTerminator());
+    auto pureNoDot = [](Operation *op) {
+      return isPure(op) && !isa<tt::DotOp>(op);
+    };
+    llvm::SetVector<Operation *> ptrSet, nextSet;
+    llvm::SetVector<unsigned> carriedSet;
+    SmallVector<Value> operands;
+    for (Staged &st : staged) {
+      operands.push_back(st.load.getPtr());
+      if (st.load.getMask())
+        operands.push_back(st.load.getMask());
+    }
+    if (!collectBodySlice(oldBody, operands, pureNoDot, ptrSet, &carriedSet))
+      return std::nullopt;
+    for (size_t i = 0; i < carriedSet.size(); ++i)
+      if (!collectBodySlice(oldBody, {oldYield.getOperand(carriedSet[i])},
+                            pureNoDot, nextSet, &carriedSet))
+        return std::nullopt;
+    SmallVector<Operation *> ptrOps, nextOps;
+    for (Operation &op : oldBody->without_terminator()) {
+      if (ptrSet.contains(&op))
+        ptrOps.push_back(&op);
+      if (nextSet.contains(&op))
+        nextOps.push_back(&op);
+    }
+    SmallVector<unsigned> carried(carriedSet.begin(), carriedSet.end());
+
+    Location loc = loop.getLoc();
+    IRRewriter rewriter(loop.getContext());
+    OpBuilder b(loop);
+    Type i32 = b.getI32Type();
+    auto c32 = [&](OpBuilder &at, int64_t v) {
+      return arith::ConstantOp::create(at, loc, i32, at.getI32IntegerAttr(v))
+          .getResult();
+    };
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    // Copies the staged tiles of the iteration at `iv` (live: whether it
+    // exists) into `slot`, `args` being that iteration's carried values of
+    // `forOp`; returns the next iteration's.
+    auto issue = [&](OpBuilder &at, scf::ForOp forOp, Value iv, Value live,
+                     Value slot, ArrayRef<Value> args) {
+      auto forYield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      IRMapping map;
+      map.map(forOp.getInductionVar(), iv);
+      for (auto [idx, v] : llvm::zip(carried, args))
+        map.map(forOp.getRegionIterArgs()[idx], v);
+      for (Operation *op : ptrOps)
+        at.clone(*op, map);
+      for (Staged &st : staged)
+        copyTile(at, loc, map.lookup(st.load.getPtr()),
+                 st.load.getMask() ? map.lookup(st.load.getMask()) : Value(),
+                 live, slot, st.offset, st.slotBytes, st.rowStride,
+                 /*swizzle=*/0, st.transpose, /*own=*/true);
+      kgpu::AsyncCommitGroupOp::create(at, loc);
+      IRMapping nextMap;
+      nextMap.map(forOp.getInductionVar(), iv);
+      for (auto [idx, v] : llvm::zip(carried, args))
+        nextMap.map(forOp.getRegionIterArgs()[idx], v);
+      for (Operation *op : nextOps)
+        at.clone(*op, nextMap);
+      SmallVector<Value> next;
+      for (unsigned idx : carried)
+        next.push_back(nextMap.lookupOrDefault(forYield.getOperand(idx)));
+      return next;
+    };
+
+    // Prologue: nobody may still read shared memory an earlier op used.
+    kgpu::AsyncWaitOp::create(b, loc, 0);
+    SmallVector<Value> args;
+    for (unsigned idx : carried)
+      args.push_back(loop.getInitArgs()[idx]);
+    for (int s = 0; s < S - 1; ++s) {
+      Value iv = arith::AddIOp::create(
+          b, loc, lb, arith::MulIOp::create(b, loc, step, c32(b, s)));
+      args = issue(b, loop, iv, iterationExists(b, loc, lb, s, step, ub),
+                   c32(b, s), args);
+    }
+    SmallVector<Value> inits = {c32(b, 0)};
+    inits.append(args);
+    rewriter.setInsertionPoint(loop);
+    auto replaced = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument> extra) {
+          return SmallVector<Value>(extra.begin(), extra.end());
+        });
+    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    Block *body = newLoop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    unsigned firstExtra = newLoop.getNumRegionIterArgs() - inits.size();
+    Value readSlot = newLoop.getRegionIterArgs()[firstExtra];
+    SmallVector<Value> ahead(
+        newLoop.getRegionIterArgs().drop_front(firstExtra + 1));
+
+    OpBuilder tb = OpBuilder::atBlockBegin(body);
+    kgpu::AsyncWaitOp::create(tb, loc, S - 2);
+    Value writeSlot = arith::SelectOp::create(
+        tb, loc,
+        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq, readSlot,
+                              c32(tb, 0)),
+        c32(tb, S - 1), arith::SubIOp::create(tb, loc, readSlot, c32(tb, 1)));
+    Value iv = newLoop.getInductionVar();
+    Value ivAhead = arith::AddIOp::create(
+        tb, loc, iv, arith::MulIOp::create(tb, loc, step, c32(tb, S - 1)));
+    SmallVector<Value> nextAhead =
+        issue(tb, newLoop, ivAhead,
+              iterationExists(tb, loc, iv, S - 1, step, ub), writeSlot, ahead);
+    for (Staged &st : staged) {
+      OpBuilder at(st.load);
+      auto read = kgpu::LocalLoadOp::create(
+          at, st.load.getLoc(), st.load.getType(), readSlot,
+          at.getI64IntegerAttr(st.offset), at.getI64IntegerAttr(st.slotBytes),
+          at.getI64IntegerAttr(st.rowStride), at.getI32IntegerAttr(S),
+          st.transpose ? at.getUnitAttr() : UnitAttr());
+      read->setAttr(kOwnSharedMemoryAttr, at.getUnitAttr());
+      st.load.getResult().replaceAllUsesWith(read.getResult());
+      st.load.erase();
+    }
+    OpBuilder yb(yield);
+    Value slotAfter = arith::AddIOp::create(yb, loc, readSlot, c32(yb, 1));
+    yield.setOperand(firstExtra,
+                     arith::SelectOp::create(
+                         yb, loc,
+                         arith::CmpIOp::create(yb, loc,
+                                               arith::CmpIPredicate::eq,
+                                               slotAfter, c32(yb, S)),
+                         c32(yb, 0), slotAfter));
+    for (auto [k, v] : llvm::enumerate(nextAhead))
+      yield.setOperand(firstExtra + 1 + k, v);
+    // The staged loads' old address computations, where nothing else
+    // reads them.
+    for (Operation *op : llvm::reverse(ptrOps))
+      if (op->use_empty())
+        op->erase();
+    OpBuilder after(newLoop->getContext());
+    after.setInsertionPointAfter(newLoop);
+    kgpu::AsyncWaitOp::create(after, loc, 0);
+    return newLoop;
   }
 
   /// Elements one thread can copy per cp.async (4, 8 or 16 bytes) along

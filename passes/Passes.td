@@ -475,6 +475,22 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     1.77x (docs/BENCHMARKS.md, twenty-sixth session); loads two or more
     iterations ahead were slower.
 
+    With `stage-tiles` (off by default), a loop that qualifies for the
+    register prefetch but for its register budget has its 2-D tile loads
+    (blocked layouts, a zero or no `other`, 4 to 16 contiguous bytes per
+    thread) staged through shared memory instead: each is copied
+    (`kgpu.async_copy`, swizzle 0) `num-stages - 1` iterations ahead into
+    slots of its own above the body's shared memory
+    (`kgpu.own_shared_memory`, at most 128 KB: fewer stages, at least 2,
+    where more do not fit) and read back by each thread in the load's
+    layout (`kgpu.local_load`: a thread reads only what it copied, so no
+    barrier orders the copy and the read). Loads left in registers of at
+    most 16 registers per thread (a per-K scale vector) are then
+    prefetched one iteration ahead. On the H200 (docs/BENCHMARKS.md,
+    twenty-seventh session) 6 of 13 such kernels ran 1.06-1.27x faster and
+    7 ran 1.26-1.62x slower, among them all 5 with a loop-invariant A: not
+    a default.
+
     The pipelined loop carries `loop_annotation =
     #llvm.loop_annotation<unroll = <disable = true>>`: it keeps
     `num-stages - 1` iterations in flight already, and ptxas unrolls a K
@@ -490,6 +506,10 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Option<"wgmma", "wgmma", "bool", /*default=*/"false",
            "multiply with wgmma.mma_async (sm_90a) where the accumulator "
            "layout and tile shape allow">,
+    Option<"stageTiles", "stage-tiles", "bool", /*default=*/"false",
+           "stage through shared memory (cp.async, kgpu.local_load) the "
+           "tiles of loops the register prefetch leaves for its budget "
+           "(experimental: slower on 7 of 13 kernels measured)">,
   ];
 }
 

@@ -284,6 +284,34 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+LogicalResult LocalLoadOp::verify() {
+  RankedTensorType type = getResult().getType();
+  if (type.getRank() != 2 || !isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()))
+    return emitOpError() << "reads a 2-D tile in a #kgpu.blocked layout, got "
+                         << type;
+  Type elem = type.getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+    return emitOpError() << "reads whole-byte integers or floats, got " << elem;
+  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+  bool transpose = getTranspose();
+  int64_t rows = type.getDimSize(transpose ? 1 : 0),
+          cols = type.getDimSize(transpose ? 0 : 1);
+  if (getNumSlots() < 1)
+    return emitOpError() << "needs at least one slot, got " << getNumSlots();
+  if (getRowStride() < cols)
+    return emitOpError() << "row stride " << getRowStride()
+                         << " is shorter than a row of " << cols
+                         << " elements";
+  if (getSlotBytes() < rows * getRowStride() * bytes)
+    return emitOpError() << "slots of " << getSlotBytes() << " bytes cannot hold "
+                         << rows << " rows of " << getRowStride() << " x "
+                         << bytes << " bytes";
+  if (getOffset() < 0 || getOffset() % 16 != 0 || getSlotBytes() % 16 != 0)
+    return emitOpError() << "offset " << getOffset() << " and slot bytes "
+                         << getSlotBytes() << " must be multiples of 16";
+  return success();
+}
+
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   if (getSrc().getType() == getResult().getType())
     return getSrc();

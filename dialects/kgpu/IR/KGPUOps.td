@@ -68,6 +68,36 @@ def KGPU_AsyncCopyOp : Op<KGPU_Dialect, "async_copy",
   }];
 }
 
+def KGPU_LocalLoadOp : Op<KGPU_Dialect, "local_load",
+                          [MemoryEffects<[MemRead]>]> {
+  let summary = "read back this thread's elements of an async_copy tile";
+  let description = [{
+    The tile `kgpu.async_copy` copied into slot `slot` of the region at
+    byte `offset` (`numSlots` slots `slotBytes` apart, row-major rows of
+    `rowStride` elements, swizzle 0; with `transpose`, dimension 1 along
+    the rows, as the copy stores it), read into the registers of the
+    result's layout. The result's layout must be the copy's pointer layout:
+    each thread reads only elements it copied itself, so after the thread's
+    `kgpu.async_wait` no other thread need have written anything (PTX ISA
+    9.7.9.25.3.3: cp.async.wait_group makes the executing thread's
+    completed copies visible to it). Created by kgpu-pipeline-dot-loops for
+    tiles staged through shared memory whose values the loop transforms
+    before its dot. Reads up to 16 bytes per ld.shared along the layout's
+    fastest dimension.
+
+    ```mlir
+    %a = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64,
+        slotBytes = 16384 : i64, numSlots = 3 : i32} : tensor<128x64xf16, #blocked>
+    ```
+  }];
+  let arguments = (ins I32:$slot, I64Attr:$offset, I64Attr:$slotBytes,
+                       I64Attr:$rowStride, I32Attr:$numSlots,
+                       UnitAttr:$transpose);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "`slot` $slot attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def KGPU_AsyncCommitGroupOp : Op<KGPU_Dialect, "async_commit_group",
                                  [MemoryEffects<[MemWrite]>]> {
   let summary = "close the current group of asynchronous copies";

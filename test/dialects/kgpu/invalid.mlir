@@ -215,3 +215,58 @@ tt.func @mma_negative(%a: tensor<64x64xf32, #kgpu.mma<{version = 2, warpsPerCTA 
 tt.func @order_too_large(%a: tensor<16x16xf32, #kgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [4294967297, 0]}>>) {
   tt.return
 }
+
+// -----
+
+// kgpu.local_load reads back a 2-D tile of a blocked layout from slots
+// that hold it.
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_short_slot(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op slots of 1024 bytes cannot hold 16 rows of 64 x 2 bytes}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 1024 : i64, numSlots = 3 : i32} : tensor<16x64xf16, #bl>
+  tt.return
+}
+
+// -----
+
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_short_row(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op row stride 32 is shorter than a row of 64 elements}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 32 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16, #bl>
+  tt.return
+}
+
+// -----
+
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_unaligned(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op offset 8 and slot bytes 2048 must be multiples of 16}}
+  %x = kgpu.local_load slot %s {offset = 8 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16, #bl>
+  tt.return
+}
+
+// -----
+
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_no_slots(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op needs at least one slot, got 0}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 0 : i32} : tensor<16x64xf16, #bl>
+  tt.return
+}
+
+// -----
+
+tt.func @local_load_no_layout(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile in a #kgpu.blocked layout, got 'tensor<16x64xf16>'}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16>
+  tt.return
+}
+
+// -----
+
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_bits(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op reads whole-byte integers or floats, got 'i1'}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xi1, #bl>
+  tt.return
+}

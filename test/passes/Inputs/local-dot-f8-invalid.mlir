@@ -156,7 +156,7 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
     %cb = tt.broadcast %c : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
     %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked>
     %pp = tt.addptr %ps, %cb : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
-    // expected-error @+1 {{async copy to shared memory at offset 0 (slot bytes 4096) fills no slots a kgpu.local_dot reads (its A or B offset and slot bytes): the local_dot reading them sizes and places the slots}}
+    // expected-error @+1 {{async copy to shared memory at offset 0 (slot bytes 4096) fills no slots a kgpu.local_dot (its A or B offset and slot bytes) or kgpu.local_load reads: the op reading them sizes and places the slots}}
     kgpu.async_copy %pp slot %slot {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 4096 : i64} : tensor<32x64x!tt.ptr<f16>, #blocked>
     kgpu.async_commit_group
     kgpu.async_wait 0

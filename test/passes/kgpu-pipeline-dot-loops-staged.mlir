@@ -1,0 +1,230 @@
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops="num-stages=3 stage-tiles=true" -canonicalize -cse | FileCheck %s --enable-var-scope
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops="num-stages=2 stage-tiles=true" -canonicalize -cse | FileCheck %s --check-prefix=S2
+// Off by default: the loop keeps its loads.
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops=num-stages=3 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT-LABEL: tt.func public @a_kscale_staged
+// DEFAULT-NOT: kgpu.async_copy
+// DEFAULT: scf.for
+// DEFAULT: tt.load %{{.+}} : tensor<128x64x!tt.ptr<f16>
+// DEFAULT-NOT: kgpu.local_load
+// RUN: kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4 mma-version=2" -kgpu-pipeline-dot-loops="num-stages=3 stage-tiles=true" -canonicalize -cse -kgpu-convert-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// Loops whose tiles the register form (matchPrefetchLoop) would keep in
+// flight beyond its register budget are staged through shared memory:
+// each 2-D tile load is copied (cp.async) num-stages - 1 iterations ahead
+// into slots of its own and read back by each thread in the load's layout
+// (kgpu.local_load), with the pass's stage-tiles option (off by default).
+// What stays in registers (a per-K scale vector) is
+// prefetched one iteration ahead if it is small.
+
+// A (128 x 64 f16) upcast and scaled by a per-K vector, B (64 x 128 f16),
+// a 128 x 128 f32 accumulator on 4 warps: 64 registers of tiles beside 128
+// of accumulator and a 64-register f32 temporary, over the register
+// form's pressure budget. Before the loop: a wait (nobody still reads
+// shared memory), then iterations 0 and 1 copied into slots 0 and 1, one
+// commit group each, masked by whether the iteration exists (lb + s < ub,
+// in i64). In the loop: wait until at most 1 group is in flight (slot
+// i % 3 landed), copy iteration i + 2 (the carried pointers kept two
+// iterations ahead) into slot (i + 2) % 3, the slot before the one read,
+// commit, then read this slot back; the scale of iteration i + 1 is
+// loaded at the top of the body. After the loop: a wait for every group.
+// CHECK-LABEL: tt.func public @a_kscale_staged
+// CHECK: kgpu.async_wait 0
+// CHECK: %[[UB:.+]] = arith.extsi %[[N:[^ ]+]] : i32 to i64
+// CHECK: %[[L0:.+]] = arith.cmpi sgt, %[[UB]], %c0_i64 : i64
+// CHECK: %[[M0:.+]] = tt.splat %[[L0]] : i1 -> tensor<128x64xi1
+// CHECK: kgpu.async_copy %[[PA:[^ ,]+]], %[[M0]] slot %c0_i32 {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64} : tensor<128x64x!tt.ptr<f16>
+// CHECK: kgpu.async_copy %[[PB:[^ ,]+]], %{{.+}} slot %c0_i32 {kgpu.own_shared_memory, offset = 49152 : i64, rowStride = 128 : i64, slotBytes = 16384 : i64} : tensor<64x128x!tt.ptr<f16>
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: %[[PA1:.+]] = tt.addptr %[[PA]]
+// CHECK: %[[PB1:.+]] = tt.addptr %[[PB]]
+// CHECK: %[[L1:.+]] = arith.cmpi sgt, %[[UB]], %c1_i64 : i64
+// CHECK: kgpu.async_copy %[[PA1]], %{{.+}} slot %c1_i32 {{.+}} : tensor<128x64x!tt.ptr<f16>
+// CHECK: kgpu.async_copy %[[PB1]], %{{.+}} slot %c1_i32 {{.+}} : tensor<64x128x!tt.ptr<f16>
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: %[[PA2:.+]] = tt.addptr %[[PA1]]
+// CHECK: %[[PB2:.+]] = tt.addptr %[[PB1]]
+// CHECK: %[[S0:.+]] = tt.load %{{.+}}, %{{.+}} : tensor<64x!tt.ptr<f32>
+// CHECK: scf.for %[[IV:[^ ]+]] = %c0_i32 to %[[N]] step %c1_i32 iter_args(%{{[^ ]+}} = %[[PA]], %{{[^ ]+}} = %[[PB]], %[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %c0_i32, %[[AB:[^ ]+]] = %[[PB2]], %[[AA:[^ ]+]] = %[[PA2]], %[[SC:[^ ]+]] = %[[S0]])
+// CHECK: %[[NS:.+]] = tt.load %{{.+}}, %{{.+}} : tensor<64x!tt.ptr<f32>
+// CHECK: kgpu.async_wait 1
+// CHECK: %[[PREV:.+]] = arith.subi %[[SLOT]], %c1_i32 : i32
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[SLOT]], %c0_i32 : i32
+// CHECK: %[[WS:.+]] = arith.select %[[FIRST]], %c2_i32, %[[PREV]] : i32
+// CHECK: %[[AHEAD:.+]] = arith.addi %{{.+}}, %c2_i64 : i64
+// CHECK: %[[LIVE:.+]] = arith.cmpi slt, %[[AHEAD]], %[[UB]] : i64
+// CHECK: kgpu.async_copy %[[AA]], %{{.+}} slot %[[WS]] {{.+}} : tensor<128x64x!tt.ptr<f16>
+// CHECK: kgpu.async_copy %[[AB]], %{{.+}} slot %[[WS]] {{.+}} : tensor<64x128x!tt.ptr<f16>
+// CHECK-NEXT: kgpu.async_commit_group
+// CHECK: %[[NAA:.+]] = tt.addptr %[[AA]]
+// CHECK: %[[NAB:.+]] = tt.addptr %[[AB]]
+// CHECK: %[[XA:.+]] = kgpu.local_load slot %[[SLOT]] {kgpu.own_shared_memory, numSlots = 3 : i32, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64} : tensor<128x64xf16
+// CHECK: %[[XB:.+]] = kgpu.local_load slot %[[SLOT]] {kgpu.own_shared_memory, numSlots = 3 : i32, offset = 49152 : i64, rowStride = 128 : i64, slotBytes = 16384 : i64} : tensor<64x128xf16
+// CHECK: tt.expand_dims %[[SC]]
+// CHECK: arith.extf %[[XA]]
+// CHECK: %[[D:.+]] = tt.dot %{{.+}}, %[[XB]], %[[ACC]]
+// CHECK: %[[SN:.+]] = arith.addi %[[SLOT]], %c1_i32 : i32
+// CHECK: %[[WRAP:.+]] = arith.cmpi eq, %[[SN]], %c3_i32 : i32
+// CHECK: %[[NEXT:.+]] = arith.select %[[WRAP]], %c0_i32, %[[SN]] : i32
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %[[D]], %[[NEXT]], %[[NAB]], %[[NAA]], %[[NS]]
+// CHECK: kgpu.async_wait 0
+// CHECK-NOT: tt.load
+// CHECK: tt.store
+// Two stages: no copy before the loop but iteration 0's, and each
+// iteration waits for every group.
+// S2-LABEL: tt.func public @a_kscale_staged
+// S2-COUNT-1: kgpu.async_commit_group
+// S2: scf.for
+// S2: kgpu.async_wait 0
+// S2: kgpu.local_load {{.+}} numSlots = 2
+// The slots lie above the dot's own shared memory (1024-aligned); each
+// thread reads its 8 f16 of a row with one 16-byte ld.shared.
+// LLVM: kgpu.shared = 134144
+// LLVM-LABEL: llvm.func @a_kscale_staged
+// LLVM: nvvm.cp.async.shared.global
+// LLVM: nvvm.cp.async.wait.group 1
+// LLVM: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// LLVM: nvvm.mma.sync
+// LLVM: nvvm.cp.async.wait.group 0
+tt.func public @a_kscale_staged(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %kmax: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %ozero = arith.constant dense<0.0> : tensor<128x64xf16>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 64 : i32
+  %stepA = arith.constant dense<64> : tensor<128x64xi32>
+  %stepB = arith.constant dense<8192> : tensor<64x128xi32>
+  %r64 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r32 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %am = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %c64v = arith.constant dense<64> : tensor<128x1xi32>
+  %amo = arith.muli %am, %c64v : tensor<128x1xi32>
+  %ak = tt.expand_dims %r32 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %amb = tt.broadcast %amo : tensor<128x1xi32> -> tensor<128x64xi32>
+  %akb = tt.broadcast %ak : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %amb, %akb : tensor<128x64xi32>
+  %pa0 = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %pa = tt.addptr %pa0, %aoff : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  %bk = tt.expand_dims %r32 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64k = arith.constant dense<64> : tensor<64x1xi32>
+  %bko = arith.muli %bk, %c64k : tensor<64x1xi32>
+  %bn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %bkb = tt.broadcast %bko : tensor<64x1xi32> -> tensor<64x128xi32>
+  %bnb = tt.broadcast %bn : tensor<1x128xi32> -> tensor<64x128xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<64x128xi32>
+  %pb0 = tt.splat %b : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  %pb = tt.addptr %pb0, %boff : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+  %kmaxv = tt.splat %kmax : i32 -> tensor<128x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%ppa = %pa, %ppb = %pb, %acc = %zero) -> (tensor<128x64x!tt.ptr<f16>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %kkv = tt.splat %kk : i32 -> tensor<128x64xi32>
+    %kcol = arith.addi %kkv, %akb : tensor<128x64xi32>
+    %amask = arith.cmpi slt, %kcol, %kmaxv : tensor<128x64xi32>
+    %x = tt.load %ppa : tensor<128x64x!tt.ptr<f16>>
+    %y = tt.load %ppb : tensor<64x128x!tt.ptr<f16>>
+    %sp = tt.addptr %s, %kk : !tt.ptr<f32>, i32
+    %spv = tt.splat %sp : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %spk = tt.addptr %spv, %r32 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %sk = tt.load %spk : tensor<64x!tt.ptr<f32>>
+    %sk2 = tt.expand_dims %sk {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %x32 = arith.extf %x : tensor<128x64xf16> to tensor<128x64xf32>
+    %skb = tt.broadcast %sk2 : tensor<1x64xf32> -> tensor<128x64xf32>
+    %xs = arith.mulf %x32, %skb : tensor<128x64xf32>
+    %xh = arith.truncf %xs : tensor<128x64xf32> to tensor<128x64xf16>
+    %d = tt.dot %xh, %y, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    %npa = tt.addptr %ppa, %stepA : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %npb = tt.addptr %ppb, %stepB : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+    scf.yield %npa, %npb, %d : tensor<128x64x!tt.ptr<f16>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>
+  }
+  %cm = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %cmo = arith.muli %cm, %c64v : tensor<128x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cnb = tt.broadcast %cn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<128x128xi32>
+  %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  %pc = tt.addptr %pc0, %coff : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %pc, %r#2 : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// B loaded with `other` 1.0: cp.async fills masked-off elements with
+// zeros, so B is not staged and stays a load in the body; A is staged.
+// The scale then stays in the body too: what is left in registers (B's
+// 32 registers and the scale) is over the small prefetch's 16.
+// CHECK-LABEL: tt.func public @b_other_one
+// CHECK: scf.for
+// CHECK: kgpu.async_wait 1
+// CHECK: kgpu.async_copy {{.+}} : tensor<128x64x!tt.ptr<f16>
+// CHECK-NOT: kgpu.async_copy
+// CHECK: kgpu.local_load {{.+}} : tensor<128x64xf16
+// CHECK: tt.load {{.+}} : tensor<64x128x!tt.ptr<f16>
+// CHECK: tt.load {{.+}} : tensor<64x!tt.ptr<f32>
+// CHECK: tt.dot
+// S2-LABEL: tt.func public @b_other_one
+// LLVM-LABEL: llvm.func @b_other_one
+tt.func public @b_other_one(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %kmax: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %ozero = arith.constant dense<0.0> : tensor<128x64xf16>
+  %one = arith.constant dense<1.0> : tensor<64x128xf16>
+  %true = arith.constant dense<true> : tensor<64x128xi1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 64 : i32
+  %stepA = arith.constant dense<64> : tensor<128x64xi32>
+  %stepB = arith.constant dense<8192> : tensor<64x128xi32>
+  %r64 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r32 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %am = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %c64v = arith.constant dense<64> : tensor<128x1xi32>
+  %amo = arith.muli %am, %c64v : tensor<128x1xi32>
+  %ak = tt.expand_dims %r32 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %amb = tt.broadcast %amo : tensor<128x1xi32> -> tensor<128x64xi32>
+  %akb = tt.broadcast %ak : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %amb, %akb : tensor<128x64xi32>
+  %pa0 = tt.splat %a : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+  %pa = tt.addptr %pa0, %aoff : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+  %bk = tt.expand_dims %r32 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64k = arith.constant dense<64> : tensor<64x1xi32>
+  %bko = arith.muli %bk, %c64k : tensor<64x1xi32>
+  %bn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %bkb = tt.broadcast %bko : tensor<64x1xi32> -> tensor<64x128xi32>
+  %bnb = tt.broadcast %bn : tensor<1x128xi32> -> tensor<64x128xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<64x128xi32>
+  %pb0 = tt.splat %b : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  %pb = tt.addptr %pb0, %boff : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+  %kmaxv = tt.splat %kmax : i32 -> tensor<128x64xi32>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%ppa = %pa, %ppb = %pb, %acc = %zero) -> (tensor<128x64x!tt.ptr<f16>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %kkv = tt.splat %kk : i32 -> tensor<128x64xi32>
+    %kcol = arith.addi %kkv, %akb : tensor<128x64xi32>
+    %amask = arith.cmpi slt, %kcol, %kmaxv : tensor<128x64xi32>
+    %x = tt.load %ppa : tensor<128x64x!tt.ptr<f16>>
+    %y = tt.load %ppb, %true, %one : tensor<64x128x!tt.ptr<f16>>
+    %sp = tt.addptr %s, %kk : !tt.ptr<f32>, i32
+    %spv = tt.splat %sp : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %spk = tt.addptr %spv, %r32 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %sk = tt.load %spk : tensor<64x!tt.ptr<f32>>
+    %sk2 = tt.expand_dims %sk {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %x32 = arith.extf %x : tensor<128x64xf16> to tensor<128x64xf32>
+    %skb = tt.broadcast %sk2 : tensor<1x64xf32> -> tensor<128x64xf32>
+    %xs = arith.mulf %x32, %skb : tensor<128x64xf32>
+    %xh = arith.truncf %xs : tensor<128x64xf32> to tensor<128x64xf16>
+    %d = tt.dot %xh, %y, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    %npa = tt.addptr %ppa, %stepA : tensor<128x64x!tt.ptr<f16>>, tensor<128x64xi32>
+    %npb = tt.addptr %ppb, %stepB : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+    scf.yield %npa, %npb, %d : tensor<128x64x!tt.ptr<f16>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>
+  }
+  %cm = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %cmo = arith.muli %cm, %c64v : tensor<128x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cnb = tt.broadcast %cn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<128x128xi32>
+  %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  %pc = tt.addptr %pc0, %coff : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %pc, %r#2 : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
