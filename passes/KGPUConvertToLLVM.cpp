@@ -4837,34 +4837,53 @@ struct KGPUConvertToLLVM
     // above everything instead.
     DenseSet<Operation *> ownSet(ownOps.begin(), ownOps.end());
     DenseSet<Operation *> spanTops;
+    // Own ops already placed: a later loop's span in the same block starts
+    // after them (their loop is done with its slots by then).
+    DenseSet<Operation *> placed;
     int64_t ownEnd = 0;
     for (Operation *op : ownOps) {
-      if (!isa<kgpu::LocalDotOp, kgpu::LocalLoadOp>(op))
+      if (!isa<kgpu::LocalDotOp, kgpu::LocalLoadOp>(op) ||
+          placed.contains(op))
         continue;
       // The op holding the loop, in the block of the prologue's copies.
+      // Where a staged loop of one iteration was folded away (a wait for
+      // every copy follows the local_load in its own block, which a staged
+      // loop's body never holds; an attention loop's body may hold one
+      // between its local_dots), the span ends at that wait: the copies of
+      // the iterations that do not exist still write their zeros until
+      // then.
       Operation *top = op->getParentOfType<scf::ForOp>();
+      if (isa<kgpu::LocalLoadOp>(op))
+        for (Operation *next = op->getNextNode(); next;
+             next = next->getNextNode())
+          if (auto wait = dyn_cast<kgpu::AsyncWaitOp>(next);
+              wait && wait.getPending() == 0) {
+            top = wait;
+            break;
+          }
       auto copiesBefore = [&](Operation *at) {
         for (Operation &o : *at->getBlock()) {
           if (&o == at)
             return false;
-          if (ownSet.contains(&o))
+          if (ownSet.contains(&o) && !placed.contains(&o))
             return true;
         }
         return false;
       };
-      while (top && !copiesBefore(top))
+      while (top && top->getBlock() && !copiesBefore(top))
         top = top->getParentOp();
-      if (!top || !spanTops.insert(top).second)
+      if (!top || !top->getBlock() || !spanTops.insert(top).second)
         continue;
       Block::iterator first = top->getBlock()->begin();
-      while (!ownSet.contains(&*first))
+      while (&*first != top &&
+             (!ownSet.contains(&*first) || placed.contains(&*first)))
         ++first;
       int64_t inFlight = 0, slots = 0;
       SmallVector<Operation *> spanOwn;
       for (Block::iterator it = first;; ++it) {
         it->walk([&](Operation *inner) {
           inFlight = std::max(inFlight, allocBytes.lookup(inner));
-          if (!ownSet.contains(inner))
+          if (!ownSet.contains(inner) || placed.contains(inner))
             return;
           spanOwn.push_back(inner);
           if (auto ld = dyn_cast<kgpu::LocalDotOp>(inner))
@@ -4882,6 +4901,7 @@ struct KGPUConvertToLLVM
       auto shifted = [&](int64_t offset) {
         return IntegerAttr::get(IntegerType::get(ctx, 64), base + offset);
       };
+      placed.insert(spanOwn.begin(), spanOwn.end());
       for (Operation *own : spanOwn) {
         if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(own)) {
           copy.setOffsetAttr(shifted(copy.getOffset()));

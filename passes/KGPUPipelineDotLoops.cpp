@@ -494,6 +494,18 @@ struct KGPUPipelineDotLoops
         op->erase();
   }
 
+  /// The trip count of `loop` where its bounds and step are constants.
+  static std::optional<int64_t> constantTripCount(scf::ForOp loop) {
+    APInt lb, ub, step;
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        step.getSExtValue() <= 0)
+      return std::nullopt;
+    int64_t span = ub.getSExtValue() - lb.getSExtValue();
+    return span <= 0 ? 0 : llvm::divideCeil(span, step.getSExtValue());
+  }
+
   /// A loop matchPrefetchLoop takes but for its register budget: its 2-D
   /// tile loads (blocked layouts, a zero or no `other`, 4 to 16 bytes per
   /// thread along a contiguous dimension) are staged through shared
@@ -541,6 +553,11 @@ struct KGPUPipelineDotLoops
       stageBytes += slotBytes;
     }
     if (staged.empty())
+      return std::nullopt;
+    // A loop of at most one iteration gains nothing, and folded away
+    // after this pass it would leave its slots outside any loop.
+    if (std::optional<int64_t> trips = constantTripCount(loop);
+        trips && *trips <= 1)
       return std::nullopt;
     int S = numStages;
     while (S > 2 && S * stageBytes > kMaxStagedBytes)
@@ -605,9 +622,11 @@ struct KGPUPipelineDotLoops
         map.map(forOp.getRegionIterArgs()[idx], v);
       for (Operation *op : ptrOps)
         at.clone(*op, map);
+      // A pointer or mask defined before the loop is used as it is.
       for (Staged &st : staged)
-        copyTile(at, loc, map.lookup(st.load.getPtr()),
-                 st.load.getMask() ? map.lookup(st.load.getMask()) : Value(),
+        copyTile(at, loc, map.lookupOrDefault(st.load.getPtr()),
+                 st.load.getMask() ? map.lookupOrDefault(st.load.getMask())
+                                   : Value(),
                  live, slot, st.offset, st.slotBytes, st.rowStride,
                  /*swizzle=*/0, st.transpose, /*own=*/true);
       kgpu::AsyncCommitGroupOp::create(at, loc);

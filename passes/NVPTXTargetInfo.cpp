@@ -369,13 +369,12 @@ public:
   }
 
   Value fastDivF32(OpBuilder &b, Location loc, Value x, Value y) override {
-    auto asmOp = LLVM::InlineAsmOp::create(
-        b, loc, b.getF32Type(), ValueRange{x, y}, "div.full.f32 $0, $1, $2;",
-        "=r,r,r", /*has_side_effects=*/false, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
-    return asmOp.getResult(0);
+    // llvm.nvvm.div.full prints div.full.f32 (NVPTXIntrinsics.td); unlike
+    // inline asm, LLVM may CSE, hoist and schedule it.
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr("llvm.nvvm.div.full"),
+                                         ValueRange{x, y})
+        .getResult(0);
   }
 
   Value mulhiU(OpBuilder &b, Location loc, Value x, Value y) override {

@@ -44,3 +44,26 @@ tt.func public @math(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y_ptr: 
   tt.store %yp, %ye : tensor<128x!tt.ptr<f64>>
   tt.return
 }
+
+// f32 arith.divf is div.full.f32 (approximate, at most 2 ulp, not flushed
+// whatever ftz says), as Triton lowers it, through the llvm.nvvm.div.full
+// intrinsic rather than inline asm: tensor and scalar alike.
+// CHECK-LABEL: llvm.func @divf
+// CHECK-NOT:   llvm.inline_asm
+// CHECK:       llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-NOT:   llvm.inline_asm
+// CHECK:       %[[Q:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%arg1, %arg2) : (f32, f32) -> f32
+// CHECK-NOT:   llvm.inline_asm
+// CHECK:       llvm.return
+tt.func public @divf(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s: f32, %t: f32) {
+  %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %xs = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  %xp = tt.addptr %xs, %range : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  %x = tt.load %xp : tensor<128x!tt.ptr<f32>>
+  %y = arith.divf %x, %x : tensor<128xf32>
+  tt.store %xp, %y : tensor<128x!tt.ptr<f32>>
+  %q = arith.divf %s, %t : f32
+  %qs = tt.splat %q : f32 -> tensor<128xf32>
+  tt.store %xp, %qs : tensor<128x!tt.ptr<f32>>
+  tt.return
+}
