@@ -455,7 +455,6 @@ SmallVector<Value> loadElements(OpBuilder &b, Location loc,
   return out;
 }
 
-
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
                   int64_t byteOffset, Type elem, Value index) {
   auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(),
@@ -3477,9 +3476,10 @@ struct AsyncCopyLowering : KPattern<kgpu::AsyncCopyOp> {
 };
 
 /// kgpu.local_load: each thread reads back the elements of a tile that it
-/// copied itself (kgpu.async_copy, swizzle 0), so no barrier is needed;
-/// runs adjacent in shared memory along the layout's fastest dimension
-/// are one ld.shared of up to 16 bytes.
+/// copied itself (kgpu.async_copy, swizzle 0), after the kgpu.async_wait
+/// (and its barrier) that the op's description requires; runs adjacent in
+/// shared memory along the layout's fastest dimension are one ld.shared of
+/// up to 16 bytes where rows are 16-byte multiples.
 struct LocalLoadLowering : KPattern<kgpu::LocalLoadOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -4443,8 +4443,9 @@ struct KGPUConvertToLLVM
     Lowering l{targetInfo.get(), unsigned(numWarpsAttr.getInt()),
                targetInfo->getWarpSize(), nullptr, nullptr, {}};
 
-    // The shared-memory slots kgpu.local_dot ops read (offset, slot
-    // bytes): what sizes and places a kgpu.async_copy's destination.
+    // The shared-memory slots kgpu.local_dot and kgpu.local_load ops read
+    // (offset, slot bytes): what sizes and places a kgpu.async_copy's
+    // destination.
     llvm::SmallDenseSet<std::pair<int64_t, int64_t>> slotRegions;
     module.walk([&](kgpu::LocalDotOp dot) {
       if (!dot.getA())
@@ -4486,7 +4487,8 @@ struct KGPUConvertToLLVM
         }
       }
       if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
-        // Its slots: the kgpu.local_dot reading them sizes and places them.
+        // Its slots: the kgpu.local_dot or kgpu.local_load reading them
+        // sizes and places them.
         if (!slotRegions.contains({int64_t(copy.getOffset()),
                                    int64_t(copy.getSlotBytes())})) {
           op->emitError() << "async copy to shared memory at offset "
@@ -4917,6 +4919,14 @@ struct KGPUConvertToLLVM
       }
       ownEnd = std::max(ownEnd, base + slots);
     }
+    for (Operation *op : ownOps)
+      if (isa<kgpu::LocalLoadOp>(op) && !placed.contains(op)) {
+        op->emitError()
+            << "kgpu.local_load with kgpu.own_shared_memory is neither in a "
+               "loop after its copies nor followed by a kgpu.async_wait 0: "
+               "its slots cannot be placed";
+        return signalPassFailure();
+      }
     if (ownEnd > smemBytes) {
       largestUser = ownOps.back();
       smemBytes = ownEnd;

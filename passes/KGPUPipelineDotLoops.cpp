@@ -262,7 +262,7 @@ struct KGPUPipelineDotLoops
       else if (std::optional<PrefetchPlan> prefetch = matchPrefetchLoop(loop))
         rewritePrefetchLoop(loop, *prefetch);
       else if (std::optional<PrefetchPlan> staged =
-                   stageTiles ? matchPrefetchLoop(loop, Budget::None)
+                   stageTiles ? matchPrefetchLoop(loop, Budget::Unchecked)
                               : std::nullopt)
         if (std::optional<scf::ForOp> stagedLoop =
                 rewriteStagedLoop(loop, *staged))
@@ -274,9 +274,9 @@ struct KGPUPipelineDotLoops
   }
 
   /// What matchPrefetchLoop checks of the loaded tiles' registers: the
-  /// register form's budget, none (the staged form keeps no tile in
-  /// flight in registers), or a small one (what the staged form leaves).
-  enum class Budget { Registers, None, Small };
+  /// register form's budget, nothing (the staged form keeps no tile in
+  /// flight in registers), or a small budget (what the staged form leaves).
+  enum class Budget { Registers, Unchecked, Small };
   /// Registers per thread of the loads prefetched beside a staged loop.
   static constexpr int64_t kMaxSmallPrefetchRegisters = 16;
   /// Shared memory the staged form's slots may take.
@@ -511,8 +511,9 @@ struct KGPUPipelineDotLoops
   /// thread along a contiguous dimension) are staged through shared
   /// memory instead. Each is copied (cp.async) num-stages - 1 iterations
   /// ahead into slots of its own and read back by each thread in the
-  /// load's layout (kgpu.local_load: a thread reads only what it copied,
-  /// so no barrier is needed between the copy and the read):
+  /// load's layout (kgpu.local_load, after the iteration's
+  /// kgpu.async_wait, whose barrier also keeps a slot from being refilled
+  /// while a thread holding a replicated element still reads it):
   ///   async_wait 0 ; copies of iterations 0 .. S-2 into slots 0 .. S-2
   ///   scf.for %k iter_args(..., %s = 0, %ahead = carried of iteration S-1) {
   ///     kgpu.async_wait S-2                   // slot %s = i % S landed

@@ -483,8 +483,8 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     slots of its own above the body's shared memory
     (`kgpu.own_shared_memory`, at most 128 KB: fewer stages, at least 2,
     where more do not fit) and read back by each thread in the load's
-    layout (`kgpu.local_load`: a thread reads only what it copied, so no
-    barrier orders the copy and the read). Loads left in registers of at
+    layout (`kgpu.local_load`, after the iteration's `kgpu.async_wait`, a
+    wait and a CTA barrier). Loads left in registers of at
     most 16 registers per thread (a per-K scale vector) are then
     prefetched one iteration ahead. On the H200 (docs/BENCHMARKS.md,
     twenty-seventh session) 6 of 13 such kernels ran 1.06-1.27x faster and

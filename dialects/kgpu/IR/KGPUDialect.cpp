@@ -286,12 +286,22 @@ LogicalResult ConvertLayoutOp::verify() {
 
 LogicalResult LocalLoadOp::verify() {
   RankedTensorType type = getResult().getType();
-  if (type.getRank() != 2 || !isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()))
-    return emitOpError() << "reads a 2-D tile in a #kgpu.blocked layout, got "
-                         << type;
+  if (type.getRank() != 2 || !type.hasStaticShape() ||
+      !isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()))
+    return emitOpError()
+           << "reads a 2-D tile of static shape in a #kgpu.blocked layout, got "
+           << type;
   Type elem = type.getElementType();
-  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
-    return emitOpError() << "reads whole-byte integers or floats, got " << elem;
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return emitOpError() << "reads 8-, 16-, 32- or 64-bit integers or floats, got "
+                         << elem;
+  // Element offsets are i32 in the lowering.
+  if (getRowStride() < 1 || getRowStride() > (int64_t(1) << 24) ||
+      getSlotBytes() > (int64_t(1) << 30))
+    return emitOpError() << "row stride " << getRowStride() << " and slot bytes "
+                         << getSlotBytes()
+                         << " must be at most 2^24 elements and 2^30 bytes";
   int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
   bool transpose = getTranspose();
   int64_t rows = type.getDimSize(transpose ? 1 : 0),

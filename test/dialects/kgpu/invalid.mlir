@@ -257,7 +257,7 @@ tt.func @local_load_no_slots(%s: i32) {
 // -----
 
 tt.func @local_load_no_layout(%s: i32) {
-  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile in a #kgpu.blocked layout, got 'tensor<16x64xf16>'}}
+  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked layout, got 'tensor<16x64xf16>'}}
   %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16>
   tt.return
 }
@@ -266,7 +266,38 @@ tt.func @local_load_no_layout(%s: i32) {
 
 #bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 tt.func @local_load_bits(%s: i32) {
-  // expected-error @+1 {{'kgpu.local_load' op reads whole-byte integers or floats, got 'i1'}}
+  // expected-error @+1 {{'kgpu.local_load' op reads 8-, 16-, 32- or 64-bit integers or floats, got 'i1'}}
   %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xi1, #bl>
+  tt.return
+}
+
+// -----
+
+// Its lowering moves 1-, 2-, 4- or 8-byte elements (i24 was accepted and
+// read through 6-byte-aligned vectors).
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_i24(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op reads 8-, 16-, 32- or 64-bit integers or floats, got 'i24'}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 3088 : i64, numSlots = 3 : i32} : tensor<16x64xi24, #bl>
+  tt.return
+}
+
+// -----
+
+// A dynamic shape crashed the lowering.
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_dynamic(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked layout, got 'tensor<?x64xf16, #kgpu.blocked}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<?x64xf16, #bl>
+  tt.return
+}
+
+// -----
+
+// rows * rowStride * bytes wrapped around for a huge row stride.
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @local_load_huge_stride(%s: i32) {
+  // expected-error @+1 {{'kgpu.local_load' op row stride 576460752303423488 and slot bytes 2048 must be at most 2^24 elements and 2^30 bytes}}
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 576460752303423488 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16, #bl>
   tt.return
 }

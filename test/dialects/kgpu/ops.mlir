@@ -113,3 +113,17 @@ tt.func @wgmma_sync(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x6
   kgpu.barrier
   tt.return %w#0 : tensor<64x64xf32>
 }
+
+// -----
+
+// kgpu.local_load round-trips, with and without `transpose`.
+// CHECK-LABEL: tt.func @local_load
+// CHECK: kgpu.local_load slot %{{.+}} {numSlots = 3 : i32, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64} : tensor<16x64xf16, #{{.+}}>
+// CHECK: kgpu.local_load slot %{{.+}} {numSlots = 2 : i32, offset = 8192 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, transpose} : tensor<64x16xf16, #{{.+}}>
+#bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blt = #kgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+tt.func @local_load(%s: i32) {
+  %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16, #bl>
+  %y = kgpu.local_load slot %s {offset = 8192 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 2 : i32, transpose} : tensor<64x16xf16, #blt>
+  tt.return
+}
