@@ -428,6 +428,17 @@ Value fromMemory(OpBuilder &b, Location loc, Value v, Type elem) {
   return v;
 }
 
+/// The end (bytes from offset 0 of its region) of the slots a
+/// kgpu.local_dot (B's, which follow A's) or kgpu.local_load reads; 0 for
+/// any other op.
+int64_t slotsEnd(Operation *op) {
+  if (auto dot = dyn_cast<kgpu::LocalDotOp>(op))
+    return dot.getBOffset() + dot.getNumSlots() * dot.getBSlotBytes();
+  if (auto load = dyn_cast<kgpu::LocalLoadOp>(op))
+    return load.getOffset() + load.getNumSlots() * load.getSlotBytes();
+  return 0;
+}
+
 /// Loads the elements at `addrs` (one per element the thread holds, of
 /// memory type `mem`, as elementAddresses gives them), each run of `vec`
 /// consecutive ones that chooseVec put at `starts` as one vector load, and
@@ -4679,23 +4690,15 @@ struct KGPUConvertToLLVM
         auto t = cast<RankedTensorType>(copy.getPtr().getType());
         l.vectorWidth[op] = axisInfo.getVectorWidth(
             copy.getPtr(), copy.getMask(), fastestDim(t.getEncoding()));
-      } else if (auto localLoad = dyn_cast<kgpu::LocalLoadOp>(op)) {
+      } else if (isa<kgpu::LocalDotOp, kgpu::LocalLoadOp>(op)) {
         if (op->hasAttr(kOwnSharedMemoryAttr))
           ownOps.push_back(op);
         else
-          allocate(op, localLoad.getOffset() +
-                           localLoad.getNumSlots() * localLoad.getSlotBytes());
-      } else if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
-        int64_t end = localDot.getBOffset() +
-                      localDot.getNumSlots() * localDot.getBSlotBytes();
-        if (op->hasAttr(kOwnSharedMemoryAttr)) {
-          ownOps.push_back(op);
-        } else {
-          allocate(op, end);
-        }
+          allocate(op, slotsEnd(op));
         // wgmma's 128-byte swizzle works on absolute address bits: the
         // 1024-byte atoms must start 1024-byte aligned.
-        if (localDot.getWgmma()) {
+        if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op);
+            localDot && localDot.getWgmma()) {
           smemAlign = 1024;
           l.wgmma = true;
         }
@@ -4888,12 +4891,7 @@ struct KGPUConvertToLLVM
           if (!ownSet.contains(inner) || placed.contains(inner))
             return;
           spanOwn.push_back(inner);
-          if (auto ld = dyn_cast<kgpu::LocalDotOp>(inner))
-            slots = std::max<int64_t>(
-                slots, ld.getBOffset() + ld.getNumSlots() * ld.getBSlotBytes());
-          if (auto ll = dyn_cast<kgpu::LocalLoadOp>(inner))
-            slots = std::max<int64_t>(
-                slots, ll.getOffset() + ll.getNumSlots() * ll.getSlotBytes());
+          slots = std::max(slots, slotsEnd(inner));
         });
         if (&*it == top)
           break;
@@ -4970,8 +4968,7 @@ struct KGPUConvertToLLVM
       // fit.
       kgpu::LocalDotOp pipelined;
       module.walk([&](kgpu::LocalDotOp dot) {
-        if (dot.getBOffset() + dot.getNumSlots() * dot.getBSlotBytes() ==
-            smemBytes)
+        if (slotsEnd(dot) == smemBytes)
           pipelined = dot;
       });
       Operation *at = pipelined ? pipelined.getOperation() : largestUser;

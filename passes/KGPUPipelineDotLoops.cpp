@@ -335,7 +335,6 @@ struct KGPUPipelineDotLoops
         loop.getUnsignedCmp())
       return std::nullopt;
     Block *body = loop.getBody();
-    auto yield = cast<scf::YieldOp>(body->getTerminator());
     PrefetchPlan plan;
     bool mmaDot = false;
     int64_t regs = 0, accRegs = 0;
@@ -389,22 +388,36 @@ struct KGPUPipelineDotLoops
     if (budget == Budget::Small && regs > kMaxSmallPrefetchRegisters)
       return std::nullopt;
 
-    // Pure ops without regions (no dot, no load) from the loads' operands
-    // back to the iteration arguments, closed under their next values.
+    SmallVector<Value> operands;
+    for (tt::LoadOp load : plan.loads)
+      llvm::append_range(operands, load->getOperands());
+    if (!sliceLoadOperands(body, std::move(operands), plan))
+      return std::nullopt;
+    return plan;
+  }
+
+  /// Fills `plan`'s ptrOps, nextOps and carried: the pure ops without
+  /// regions (no dot, no load) of `body` from `operands` (loads' pointers,
+  /// masks, `other` values) back to the iteration arguments, closed under
+  /// those arguments' next values, in body order. False where such a
+  /// value depends on any other op.
+  static bool sliceLoadOperands(Block *body, SmallVector<Value> operands,
+                                PrefetchPlan &plan) {
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
     llvm::SetVector<Operation *> ptrOps, nextOps;
     llvm::SetVector<unsigned> carried;
     auto pureNoDot = [](Operation *op) {
       return isPure(op) && !isa<tt::DotOp>(op);
     };
-    SmallVector<Value> operands;
-    for (tt::LoadOp load : plan.loads)
-      llvm::append_range(operands, load->getOperands());
-    if (!collectBodySlice(body, operands, pureNoDot, ptrOps, &carried))
-      return std::nullopt;
+    if (!collectBodySlice(body, std::move(operands), pureNoDot, ptrOps,
+                          &carried))
+      return false;
     for (size_t i = 0; i < carried.size(); ++i)
       if (!collectBodySlice(body, {yield.getOperand(carried[i])}, pureNoDot,
                             nextOps, &carried))
-        return std::nullopt;
+        return false;
+    plan.ptrOps.clear();
+    plan.nextOps.clear();
     for (Operation &op : body->without_terminator()) {
       if (ptrOps.contains(&op))
         plan.ptrOps.push_back(&op);
@@ -412,7 +425,47 @@ struct KGPUPipelineDotLoops
         plan.nextOps.push_back(&op);
     }
     plan.carried.assign(carried.begin(), carried.end());
-    return plan;
+    return true;
+  }
+
+  /// `loop` rebuilt with `inits` as further iteration arguments, each
+  /// yielded unchanged until the caller sets its yield operand.
+  static scf::ForOp appendIterArgs(IRRewriter &rewriter, scf::ForOp loop,
+                                   ValueRange inits) {
+    rewriter.setInsertionPoint(loop);
+    auto replaced = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument> extra) {
+          return SmallVector<Value>(extra.begin(), extra.end());
+        });
+    return cast<scf::ForOp>(replaced->getOperation());
+  }
+
+  /// The slot before `slot` and the one after it, of S slots carried as
+  /// an iteration argument: a compare and a select each, as remainders by
+  /// S cost ptxas a multiply-high sequence per iteration.
+  static Value slotBefore(OpBuilder &b, Location loc, Value slot, int S) {
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                       b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    return arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, c32(0)),
+        c32(S - 1), arith::SubIOp::create(b, loc, slot, c32(1)));
+  }
+  static Value slotAfter(OpBuilder &b, Location loc, Value slot, int S) {
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI32Type(),
+                                       b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    Value up = arith::AddIOp::create(b, loc, slot, c32(1));
+    return arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, up, c32(S)),
+        c32(0), up);
   }
 
   /// Loads `load`'s tile for the iteration `map` gives, masked off where
@@ -458,13 +511,7 @@ struct KGPUPipelineDotLoops
       first.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
     SmallVector<Value> inits;
     loadTiles(b, loop, lb, 0, first, inits);
-    rewriter.setInsertionPoint(loop);
-    auto replaced = loop.replaceWithAdditionalYields(
-        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-        [&](OpBuilder &, Location, ArrayRef<BlockArgument> extra) {
-          return SmallVector<Value>(extra.begin(), extra.end());
-        });
-    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    scf::ForOp newLoop = appendIterArgs(rewriter, loop, inits);
     Block *body = newLoop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     unsigned firstExtra = newLoop.getNumRegionIterArgs() - inits.size();
@@ -492,18 +539,6 @@ struct KGPUPipelineDotLoops
     for (Operation *op : llvm::reverse(plan.ptrOps))
       if (op->use_empty())
         op->erase();
-  }
-
-  /// The trip count of `loop` where its bounds and step are constants.
-  static std::optional<int64_t> constantTripCount(scf::ForOp loop) {
-    APInt lb, ub, step;
-    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
-        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-        step.getSExtValue() <= 0)
-      return std::nullopt;
-    int64_t span = ub.getSExtValue() - lb.getSExtValue();
-    return span <= 0 ? 0 : llvm::divideCeil(span, step.getSExtValue());
   }
 
   /// A loop matchPrefetchLoop takes but for its register budget: its 2-D
@@ -557,8 +592,8 @@ struct KGPUPipelineDotLoops
       return std::nullopt;
     // A loop of at most one iteration gains nothing, and folded away
     // after this pass it would leave its slots outside any loop.
-    if (std::optional<int64_t> trips = constantTripCount(loop);
-        trips && *trips <= 1)
+    if (std::optional<APInt> trips = loop.getStaticTripCount();
+        trips && trips->ule(1))
       return std::nullopt;
     int S = numStages;
     while (S > 2 && S * stageBytes > kMaxStagedBytes)
@@ -573,33 +608,17 @@ struct KGPUPipelineDotLoops
 
     // The staged loads' pointers and masks, and the next values of the
     // iteration arguments they read.
-    Block *oldBody = loop.getBody();
-    auto oldYield = cast<scf::YieldOp>(oldBody->getTerminator());
-    auto pureNoDot = [](Operation *op) {
-      return isPure(op) && !isa<tt::DotOp>(op);
-    };
-    llvm::SetVector<Operation *> ptrSet, nextSet;
-    llvm::SetVector<unsigned> carriedSet;
     SmallVector<Value> operands;
     for (Staged &st : staged) {
       operands.push_back(st.load.getPtr());
       if (st.load.getMask())
         operands.push_back(st.load.getMask());
     }
-    if (!collectBodySlice(oldBody, operands, pureNoDot, ptrSet, &carriedSet))
+    PrefetchPlan slice;
+    if (!sliceLoadOperands(loop.getBody(), std::move(operands), slice))
       return std::nullopt;
-    for (size_t i = 0; i < carriedSet.size(); ++i)
-      if (!collectBodySlice(oldBody, {oldYield.getOperand(carriedSet[i])},
-                            pureNoDot, nextSet, &carriedSet))
-        return std::nullopt;
-    SmallVector<Operation *> ptrOps, nextOps;
-    for (Operation &op : oldBody->without_terminator()) {
-      if (ptrSet.contains(&op))
-        ptrOps.push_back(&op);
-      if (nextSet.contains(&op))
-        nextOps.push_back(&op);
-    }
-    SmallVector<unsigned> carried(carriedSet.begin(), carriedSet.end());
+    ArrayRef<Operation *> ptrOps = slice.ptrOps, nextOps = slice.nextOps;
+    ArrayRef<unsigned> carried = slice.carried;
 
     Location loc = loop.getLoc();
     IRRewriter rewriter(loop.getContext());
@@ -617,10 +636,11 @@ struct KGPUPipelineDotLoops
     auto issue = [&](OpBuilder &at, scf::ForOp forOp, Value iv, Value live,
                      Value slot, ArrayRef<Value> args) {
       auto forYield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      IRMapping map;
-      map.map(forOp.getInductionVar(), iv);
+      IRMapping iteration;
+      iteration.map(forOp.getInductionVar(), iv);
       for (auto [idx, v] : llvm::zip(carried, args))
-        map.map(forOp.getRegionIterArgs()[idx], v);
+        iteration.map(forOp.getRegionIterArgs()[idx], v);
+      IRMapping map = iteration, nextMap = iteration;
       for (Operation *op : ptrOps)
         at.clone(*op, map);
       // A pointer or mask defined before the loop is used as it is.
@@ -631,10 +651,6 @@ struct KGPUPipelineDotLoops
                  live, slot, st.offset, st.slotBytes, st.rowStride,
                  /*swizzle=*/0, st.transpose, /*own=*/true);
       kgpu::AsyncCommitGroupOp::create(at, loc);
-      IRMapping nextMap;
-      nextMap.map(forOp.getInductionVar(), iv);
-      for (auto [idx, v] : llvm::zip(carried, args))
-        nextMap.map(forOp.getRegionIterArgs()[idx], v);
       for (Operation *op : nextOps)
         at.clone(*op, nextMap);
       SmallVector<Value> next;
@@ -656,13 +672,7 @@ struct KGPUPipelineDotLoops
     }
     SmallVector<Value> inits = {c32(b, 0)};
     inits.append(args);
-    rewriter.setInsertionPoint(loop);
-    auto replaced = loop.replaceWithAdditionalYields(
-        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-        [&](OpBuilder &, Location, ArrayRef<BlockArgument> extra) {
-          return SmallVector<Value>(extra.begin(), extra.end());
-        });
-    auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+    scf::ForOp newLoop = appendIterArgs(rewriter, loop, inits);
     Block *body = newLoop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     unsigned firstExtra = newLoop.getNumRegionIterArgs() - inits.size();
@@ -672,11 +682,7 @@ struct KGPUPipelineDotLoops
 
     OpBuilder tb = OpBuilder::atBlockBegin(body);
     kgpu::AsyncWaitOp::create(tb, loc, S - 2);
-    Value writeSlot = arith::SelectOp::create(
-        tb, loc,
-        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq, readSlot,
-                              c32(tb, 0)),
-        c32(tb, S - 1), arith::SubIOp::create(tb, loc, readSlot, c32(tb, 1)));
+    Value writeSlot = slotBefore(tb, loc, readSlot, S);
     Value iv = newLoop.getInductionVar();
     Value ivAhead = arith::AddIOp::create(
         tb, loc, iv, arith::MulIOp::create(tb, loc, step, c32(tb, S - 1)));
@@ -695,14 +701,7 @@ struct KGPUPipelineDotLoops
       st.load.erase();
     }
     OpBuilder yb(yield);
-    Value slotAfter = arith::AddIOp::create(yb, loc, readSlot, c32(yb, 1));
-    yield.setOperand(firstExtra,
-                     arith::SelectOp::create(
-                         yb, loc,
-                         arith::CmpIOp::create(yb, loc,
-                                               arith::CmpIPredicate::eq,
-                                               slotAfter, c32(yb, S)),
-                         c32(yb, 0), slotAfter));
+    yield.setOperand(firstExtra, slotAfter(yb, loc, readSlot, S));
     for (auto [k, v] : llvm::enumerate(nextAhead))
       yield.setOperand(firstExtra + 1 + k, v);
     // The staged loads' old address computations, where nothing else
@@ -1615,11 +1614,7 @@ struct KGPUPipelineDotLoops
       Value readSlot = newLoop.getRegionIterArgs()[1];
       SmallVector<Value> ahead(newLoop.getRegionIterArgs().drop_front(2));
       kgpu::AsyncWaitOp::create(b, loc, S - 2);
-      Value writeSlot = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, readSlot,
-                                c32(0)),
-          c32(S - 1), arith::SubIOp::create(b, loc, readSlot, c32(1)));
+      Value writeSlot = slotBefore(b, loc, readSlot, S);
       Value iv = arith::AddIOp::create(
           b, loc, newLoop.getInductionVar(),
           arith::MulIOp::create(b, loc, step, c32(S - 1)));
@@ -1676,13 +1671,7 @@ struct KGPUPipelineDotLoops
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
                            offsets, slotBytes, swizzle, bits);
       }
-      Value slotAfter = arith::AddIOp::create(b, loc, readSlot, c32(1));
-      Value nextSlot = arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slotAfter,
-                                c32(S)),
-          c32(0), slotAfter);
-      SmallVector<Value> yields = {accOut, nextSlot};
+      SmallVector<Value> yields = {accOut, slotAfter(b, loc, readSlot, S)};
       yields.append(next);
       scf::YieldOp::create(b, loc, yields);
     }
