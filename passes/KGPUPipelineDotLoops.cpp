@@ -174,6 +174,9 @@ struct PrefetchPlan {
 /// default on CUDA (the TTIR of Triton and Inductor carries it).
 constexpr int64_t kUnboundedImpreciseAcc = int64_t(1) << 30;
 
+/// Whether `other` (a load's value for masked-off elements, or a dot's C) is
+/// absent or a splat of +0.0 or integer 0: what a copy's zero fill (cp.async
+/// with src-size 0) gives. -0.0 is not: the fill gives +0.0.
 bool isZeroOrAbsent(Value other) {
   if (!other)
     return true;
@@ -185,6 +188,8 @@ bool isZeroOrAbsent(Value other) {
     return false;
   if (auto f = dyn_cast<FloatType>(dense.getElementType()))
     return dense.getSplatValue<APFloat>().isPosZero();
+  if (isa<IntegerType>(dense.getElementType()))
+    return dense.getSplatValue<APInt>().isZero();
   return false;
 }
 
@@ -255,6 +260,12 @@ struct KGPUPipelineDotLoops
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
+      // A loop that never runs has nothing to overlap; pipelined, it would
+      // leave prologue copies that fill slots no op reads once -canonicalize
+      // folds the loop away (kgpu-convert-to-llvm rejects those).
+      if (std::optional<APInt> trips = loop.getStaticTripCount();
+          trips && trips->isZero())
+        continue;
       if (std::optional<LoopPlan> plan = matchLoop(loop))
         rewrite(loop, *plan);
       else if (std::optional<SlotLoopPlan> slots = matchSlotLoop(loop))

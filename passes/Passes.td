@@ -477,19 +477,22 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
 
     With `stage-tiles` (off by default), a loop that qualifies for the
     register prefetch but for its register budget has its 2-D tile loads
-    (blocked layouts, a zero or no `other`, 4 to 16 contiguous bytes per
-    thread) staged through shared memory instead: each is copied
-    (`kgpu.async_copy`, swizzle 0) `num-stages - 1` iterations ahead into
-    slots of its own above the body's shared memory
+    (blocked layouts, no `other` or one of +0.0 or integer 0, 4 to 16
+    contiguous bytes per thread) staged through shared memory instead: each
+    is copied (`kgpu.async_copy`, swizzle 0) `num-stages - 1` iterations
+    ahead into slots of its own above the body's shared memory
     (`kgpu.own_shared_memory`, at most 128 KB: fewer stages, at least 2,
-    where more do not fit) and read back by each thread in the load's
-    layout (`kgpu.local_load`, after the iteration's `kgpu.async_wait`, a
-    wait and a CTA barrier). Loads left in registers of at
-    most 16 registers per thread (a per-K scale vector) are then
-    prefetched one iteration ahead. On the H200 (docs/BENCHMARKS.md,
-    twenty-seventh session) 6 of 13 such kernels ran 1.06-1.27x faster and
-    7 ran 1.26-1.62x slower, among them all 5 with a loop-invariant A: not
-    a default.
+    where more do not fit) and read back by each thread in the load's layout
+    (`kgpu.local_load`, after the iteration's `kgpu.async_wait`, a wait and
+    a CTA barrier). Loads left in registers of at most 16 registers per
+    thread (a per-K scale vector) are then prefetched one iteration ahead.
+    On the H200 (docs/BENCHMARKS.md, twenty-seventh session) 6 of 13 such
+    kernels ran 1.06-1.27x faster and 7 ran 1.26-1.62x slower, among them
+    all 5 with a loop-invariant A: not a default.
+
+    A loop of constant trip count 0 is left as it is in every form: it has
+    nothing to overlap, and -canonicalize after this pass would fold it
+    away and leave prologue copies into slots no op reads.
 
     The pipelined loop carries `loop_annotation =
     #llvm.loop_annotation<unroll = <disable = true>>`: it keeps

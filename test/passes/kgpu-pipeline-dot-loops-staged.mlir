@@ -749,3 +749,148 @@ tt.func public @nested_folded_after(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
   }
   tt.return
 }
+
+// -----
+
+// An integer tile masked with `other` 0 is staged like a float one: the
+// copy's zero fill gives the masked elements that 0. A (128 x 64 i8, rows
+// masked) converted to f32 and scaled; each thread reads 16 i8 at once.
+// CHECK-LABEL: tt.func public @a_int8_zero_other
+// CHECK: kgpu.async_copy %{{.+}}, %{{.+}} slot %c0_i32 {kgpu.own_shared_memory, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64} : tensor<128x64x!tt.ptr<i8>
+// CHECK: scf.for
+// CHECK-NOT: tt.load %{{.+}} : tensor<128x64x!tt.ptr<i8>
+// CHECK: kgpu.local_load slot %{{.+}} {kgpu.own_shared_memory, numSlots = 3 : i32, offset = 0 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64} : tensor<128x64xi8
+// CHECK: arith.sitofp
+// LLVM-LABEL: llvm.func @a_int8_zero_other
+// LLVM: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<16xi8>
+tt.func public @a_int8_zero_other(%a: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %kmax: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %ozero = arith.constant dense<0> : tensor<128x64xi8>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 64 : i32
+  %stepA = arith.constant dense<64> : tensor<128x64xi32>
+  %stepB = arith.constant dense<8192> : tensor<64x128xi32>
+  %r64 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r32 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %am = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %c64v = arith.constant dense<64> : tensor<128x1xi32>
+  %amo = arith.muli %am, %c64v : tensor<128x1xi32>
+  %ak = tt.expand_dims %r32 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %amb = tt.broadcast %amo : tensor<128x1xi32> -> tensor<128x64xi32>
+  %akb = tt.broadcast %ak : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %amb, %akb : tensor<128x64xi32>
+  %pa0 = tt.splat %a : !tt.ptr<i8> -> tensor<128x64x!tt.ptr<i8>>
+  %pa = tt.addptr %pa0, %aoff : tensor<128x64x!tt.ptr<i8>>, tensor<128x64xi32>
+  %bk = tt.expand_dims %r32 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64k = arith.constant dense<64> : tensor<64x1xi32>
+  %bko = arith.muli %bk, %c64k : tensor<64x1xi32>
+  %bn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %bkb = tt.broadcast %bko : tensor<64x1xi32> -> tensor<64x128xi32>
+  %bnb = tt.broadcast %bn : tensor<1x128xi32> -> tensor<64x128xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<64x128xi32>
+  %pb0 = tt.splat %b : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  %pb = tt.addptr %pb0, %boff : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+  %kmaxv = tt.splat %kmax : i32 -> tensor<128x1xi32>
+  %rowok = arith.cmpi slt, %am, %kmaxv : tensor<128x1xi32>
+  %amask = tt.broadcast %rowok : tensor<128x1xi1> -> tensor<128x64xi1>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%ppa = %pa, %ppb = %pb, %acc = %zero) -> (tensor<128x64x!tt.ptr<i8>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %x = tt.load %ppa, %amask, %ozero : tensor<128x64x!tt.ptr<i8>>
+    %y = tt.load %ppb : tensor<64x128x!tt.ptr<f16>>
+    %sp = tt.addptr %s, %kk : !tt.ptr<f32>, i32
+    %spv = tt.splat %sp : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %spk = tt.addptr %spv, %r32 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %sk = tt.load %spk : tensor<64x!tt.ptr<f32>>
+    %sk2 = tt.expand_dims %sk {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %x32 = arith.sitofp %x : tensor<128x64xi8> to tensor<128x64xf32>
+    %skb = tt.broadcast %sk2 : tensor<1x64xf32> -> tensor<128x64xf32>
+    %xs = arith.mulf %x32, %skb : tensor<128x64xf32>
+    %xh = arith.truncf %xs : tensor<128x64xf32> to tensor<128x64xf16>
+    %d = tt.dot %xh, %y, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    %npa = tt.addptr %ppa, %stepA : tensor<128x64x!tt.ptr<i8>>, tensor<128x64xi32>
+    %npb = tt.addptr %ppb, %stepB : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+    scf.yield %npa, %npb, %d : tensor<128x64x!tt.ptr<i8>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>
+  }
+  %cm = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %cmo = arith.muli %cm, %c64v : tensor<128x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cnb = tt.broadcast %cn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<128x128xi32>
+  %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  %pc = tt.addptr %pc0, %coff : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %pc, %r#2 : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// With `other` 1 the A tile keeps its load (a zero-filled copy would give
+// 0 where the load gives 1); B is staged.
+// CHECK-LABEL: tt.func public @a_int8_nonzero_other
+// CHECK-NOT: kgpu.async_copy {{.+}} : tensor<128x64x!tt.ptr<i8>
+// CHECK: scf.for
+// CHECK: tt.load %{{.+}}, %{{.+}}, %{{.+}} : tensor<128x64x!tt.ptr<i8>
+// CHECK: kgpu.local_load {{.+}} : tensor<64x128xf16
+// LLVM-LABEL: llvm.func @a_int8_nonzero_other
+tt.func public @a_int8_nonzero_other(%a: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %kmax: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %ozero = arith.constant dense<1> : tensor<128x64xi8>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 64 : i32
+  %stepA = arith.constant dense<64> : tensor<128x64xi32>
+  %stepB = arith.constant dense<8192> : tensor<64x128xi32>
+  %r64 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %r32 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %am = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %c64v = arith.constant dense<64> : tensor<128x1xi32>
+  %amo = arith.muli %am, %c64v : tensor<128x1xi32>
+  %ak = tt.expand_dims %r32 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %amb = tt.broadcast %amo : tensor<128x1xi32> -> tensor<128x64xi32>
+  %akb = tt.broadcast %ak : tensor<1x64xi32> -> tensor<128x64xi32>
+  %aoff = arith.addi %amb, %akb : tensor<128x64xi32>
+  %pa0 = tt.splat %a : !tt.ptr<i8> -> tensor<128x64x!tt.ptr<i8>>
+  %pa = tt.addptr %pa0, %aoff : tensor<128x64x!tt.ptr<i8>>, tensor<128x64xi32>
+  %bk = tt.expand_dims %r32 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %c64k = arith.constant dense<64> : tensor<64x1xi32>
+  %bko = arith.muli %bk, %c64k : tensor<64x1xi32>
+  %bn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %bkb = tt.broadcast %bko : tensor<64x1xi32> -> tensor<64x128xi32>
+  %bnb = tt.broadcast %bn : tensor<1x128xi32> -> tensor<64x128xi32>
+  %boff = arith.addi %bkb, %bnb : tensor<64x128xi32>
+  %pb0 = tt.splat %b : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>>
+  %pb = tt.addptr %pb0, %boff : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+  %kmaxv = tt.splat %kmax : i32 -> tensor<128x1xi32>
+  %rowok = arith.cmpi slt, %am, %kmaxv : tensor<128x1xi32>
+  %amask = tt.broadcast %rowok : tensor<128x1xi1> -> tensor<128x64xi1>
+  %r:3 = scf.for %k = %c0 to %n step %c1 iter_args(%ppa = %pa, %ppb = %pb, %acc = %zero) -> (tensor<128x64x!tt.ptr<i8>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>) : i32 {
+    %kk = arith.muli %k, %c32 : i32
+    %x = tt.load %ppa, %amask, %ozero : tensor<128x64x!tt.ptr<i8>>
+    %y = tt.load %ppb : tensor<64x128x!tt.ptr<f16>>
+    %sp = tt.addptr %s, %kk : !tt.ptr<f32>, i32
+    %spv = tt.splat %sp : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %spk = tt.addptr %spv, %r32 : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %sk = tt.load %spk : tensor<64x!tt.ptr<f32>>
+    %sk2 = tt.expand_dims %sk {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>
+    %x32 = arith.sitofp %x : tensor<128x64xi8> to tensor<128x64xf32>
+    %skb = tt.broadcast %sk2 : tensor<1x64xf32> -> tensor<128x64xf32>
+    %xs = arith.mulf %x32, %skb : tensor<128x64xf32>
+    %xh = arith.truncf %xs : tensor<128x64xf32> to tensor<128x64xf16>
+    %d = tt.dot %xh, %y, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    %npa = tt.addptr %ppa, %stepA : tensor<128x64x!tt.ptr<i8>>, tensor<128x64xi32>
+    %npb = tt.addptr %ppb, %stepB : tensor<64x128x!tt.ptr<f16>>, tensor<64x128xi32>
+    scf.yield %npa, %npb, %d : tensor<128x64x!tt.ptr<i8>>, tensor<64x128x!tt.ptr<f16>>, tensor<128x128xf32>
+  }
+  %cm = tt.expand_dims %r64 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %cmo = arith.muli %cm, %c64v : tensor<128x1xi32>
+  %cmb = tt.broadcast %cmo : tensor<128x1xi32> -> tensor<128x128xi32>
+  %cn = tt.expand_dims %r64 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cnb = tt.broadcast %cn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %coff = arith.addi %cmb, %cnb : tensor<128x128xi32>
+  %pc0 = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  %pc = tt.addptr %pc0, %coff : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %pc, %r#2 : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
