@@ -555,7 +555,9 @@ struct KGPUPipelineDotLoops
   /// A loop matchPrefetchLoop takes but for its register budget: its 2-D
   /// tile loads (blocked layouts, a zero or no `other`, 4 to 16 bytes per
   /// thread along a contiguous dimension) are staged through shared
-  /// memory instead. Each is copied (cp.async) num-stages - 1 iterations
+  /// memory instead, unless another tile load of more than
+  /// kMaxSmallPrefetchRegisters would stay in the iteration or the tiles'
+  /// pointers come from a tensor of pointers defined before the loop. Each is copied (cp.async) num-stages - 1 iterations
   /// ahead into slots of its own and read back by each thread in the
   /// load's layout (kgpu.local_load, after the iteration's
   /// kgpu.async_wait, whose barrier also keeps a slot from being refilled
@@ -582,16 +584,26 @@ struct KGPUPipelineDotLoops
     AxisInfoAnalysis axisInfo;
     SmallVector<Staged> staged;
     int64_t stageBytes = 0;
+    // Which loops staging slowed down on the H200 (docs/BENCHMARKS.md,
+    // twenty-seventh and twenty-eighth sessions) decides two refusals:
+    // - A tile load that cannot be staged and is too large for the small
+    //   prefetch beside the staged form keeps its latency in every
+    //   iteration, while the staged tiles add slots, a barrier and
+    //   registers (bt_biasn_rev, B read N-reversed: 1.38x slower, spills).
+    // - Below, at the slice of the copies' pointers.
     for (tt::LoadOp load : plan.loads) {
       auto type = cast<RankedTensorType>(load.getType());
       Type elem = type.getElementType();
+      bool alongDim0 = false;
       if (type.getRank() != 2 || !elem.isIntOrFloat() ||
           elem.getIntOrFloatBitWidth() % 8 != 0 ||
-          !isZeroOrAbsent(load.getOther()))
+          !isZeroOrAbsent(load.getOther()) ||
+          copyWidth(load, axisInfo, &alongDim0) == 0) {
+        if (type.getRank() >= 2 &&
+            tensorRegisters(type) > kMaxSmallPrefetchRegisters)
+          return std::nullopt;
         continue;
-      bool alongDim0 = false;
-      if (copyWidth(load, axisInfo, &alongDim0) == 0)
-        continue;
+      }
       int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
       int64_t rows = type.getDimSize(alongDim0 ? 1 : 0),
               cols = type.getDimSize(alongDim0 ? 0 : 1);
@@ -628,6 +640,22 @@ struct KGPUPipelineDotLoops
     PrefetchPlan slice;
     if (!sliceLoadOperands(loop.getBody(), std::move(operands), slice))
       return std::nullopt;
+    // - Tile pointers computed from a tensor of pointers defined before the
+    //   loop (rather than carried and advanced): all five such loops
+    //   measured, which already spilled, ran 1.26-1.62x slower staged. That
+    //   tensor, 64 bits an element, stays live across the loop beside the
+    //   copies' pointers of a later iteration.
+    auto outsidePointers = [&](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && isa<tt::PointerType>(t.getElementType()) &&
+             loop.isDefinedOutsideOfLoop(v);
+    };
+    for (Staged &st : staged)
+      if (outsidePointers(st.load.getPtr()))
+        return std::nullopt;
+    for (Operation *op : slice.ptrOps)
+      if (llvm::any_of(op->getOperands(), outsidePointers))
+        return std::nullopt;
     ArrayRef<Operation *> ptrOps = slice.ptrOps, nextOps = slice.nextOps;
     ArrayRef<unsigned> carried = slice.carried;
 

@@ -486,9 +486,13 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     (`kgpu.local_load`, after the iteration's `kgpu.async_wait`, a wait and
     a CTA barrier). Loads left in registers of at most 16 registers per
     thread (a per-K scale vector) are then prefetched one iteration ahead.
-    On the H200 (docs/BENCHMARKS.md, twenty-seventh session) 6 of 13 such
-    kernels ran 1.06-1.27x faster and 7 ran 1.26-1.62x slower, among them
-    all 5 with a loop-invariant A: not a default.
+    Two kinds of loop are left as they are, both slower staged on the H200:
+    one with a tile load that cannot be staged and takes more than those 16
+    registers, and one whose tile pointers come from a tensor of pointers
+    defined before the loop. Of the 7 conformance kernels staged then, 6 ran
+    1.07-1.30x faster and one (pf_edge_asilu, 167 -> 174 registers per
+    thread) 1.38x slower (docs/BENCHMARKS.md, twenty-eighth session): not a
+    default.
 
     A loop of constant trip count 0 is left as it is in every form: it has
     nothing to overlap, and -canonicalize after this pass would fold it
@@ -512,7 +516,7 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Option<"stageTiles", "stage-tiles", "bool", /*default=*/"false",
            "stage through shared memory (cp.async, kgpu.local_load) the "
            "tiles of loops the register prefetch leaves for its budget "
-           "(experimental: slower on 7 of 13 kernels measured)">,
+           "(experimental: slower on 1 of the 7 kernels measured)">,
   ];
 }
 

@@ -151,17 +151,16 @@ tt.func public @a_kscale_staged(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %
 // -----
 
 // B loaded with `other` 1.0: cp.async fills masked-off elements with
-// zeros, so B is not staged and stays a load in the body; A is staged.
-// The scale then stays in the body too: what is left in registers (B's
-// 32 registers and the scale) is over the small prefetch's 16.
+// zeros, so B cannot be staged, and at 32 registers it is over the small
+// prefetch's 16: it would wait for its load in every iteration beside a
+// staged A. Such a loop ran 1.38x slower staged (bt_biasn_rev, H200), so
+// it is left as it is.
 // CHECK-LABEL: tt.func public @b_other_one
-// CHECK: scf.for
-// CHECK: kgpu.async_wait 1
-// CHECK: kgpu.async_copy {{.+}} : tensor<128x64x!tt.ptr<f16>
 // CHECK-NOT: kgpu.async_copy
-// CHECK: kgpu.local_load {{.+}} : tensor<128x64xf16
+// CHECK: scf.for
+// CHECK: tt.load {{.+}} : tensor<128x64x!tt.ptr<f16>
 // CHECK: tt.load {{.+}} : tensor<64x128x!tt.ptr<f16>
-// CHECK: tt.load {{.+}} : tensor<64x!tt.ptr<f32>
+// CHECK-NOT: kgpu.local_load
 // CHECK: tt.dot
 // S2-LABEL: tt.func public @b_other_one
 // LLVM-LABEL: llvm.func @b_other_one
@@ -232,14 +231,16 @@ tt.func public @b_other_one(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !
 // -----
 
 // A's pointer is defined before the loop (loop-invariant A, loaded in
-// every iteration): each copy reads that pointer as it is (this crashed
-// the staged rewrite).
+// every iteration). Loops whose tile pointers come from a tensor of
+// pointers defined before the loop ran 1.26-1.62x slower staged (the five
+// h_ainv kernels, H200): not staged. (The staged rewrite once crashed
+// here.)
 // CHECK-LABEL: tt.func public @a_invariant
-// CHECK: %[[PA:.+]] = tt.addptr %{{.+}} : tensor<128x64x!tt.ptr<f16>
-// CHECK: kgpu.async_copy %[[PA]], %{{.+}} slot %c0_i32
+// CHECK-NOT: kgpu.async_copy
 // CHECK: scf.for
-// CHECK: kgpu.async_copy %[[PA]], %{{.+}} slot
-// CHECK: kgpu.local_load
+// CHECK: tt.load {{.+}} : tensor<128x64x!tt.ptr<f16>
+// CHECK-NOT: kgpu.local_load
+// CHECK: tt.dot
 // S2-LABEL: tt.func public @a_invariant
 // LLVM-LABEL: llvm.func @a_invariant
 tt.func public @a_invariant(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %kmax: i32) {
