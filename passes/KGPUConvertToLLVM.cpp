@@ -4497,6 +4497,23 @@ struct KGPUConvertToLLVM
           return WalkResult::interrupt();
         }
       }
+      // Global memory moves elements of 1 (as a byte), 8, 16, 32 or 64
+      // bits, Triton's element types. Other widths (i12, i24, i48, f80)
+      // neither fill nor split the 32-bit words of a vector load or store.
+      if (isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op)) {
+        for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                               op->getResultTypes())) {
+          Type e = getElementTypeOrSelf(t);
+          if (!e.isIntOrFloat() ||
+              llvm::is_contained({1u, 8u, 16u, 32u, 64u},
+                                 e.getIntOrFloatBitWidth()))
+            continue;
+          op->emitError() << "'" << op->getName() << "' of " << e
+                          << " elements is not supported: global memory "
+                             "elements are 1, 8, 16, 32 or 64 bits wide";
+          return WalkResult::interrupt();
+        }
+      }
       if (auto copy = dyn_cast<kgpu::AsyncCopyOp>(op)) {
         // Its slots: the kgpu.local_dot or kgpu.local_load reading them
         // sizes and places them.

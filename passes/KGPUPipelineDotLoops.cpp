@@ -557,7 +557,8 @@ struct KGPUPipelineDotLoops
   /// thread along a contiguous dimension) are staged through shared
   /// memory instead, unless another tile load of more than
   /// kMaxSmallPrefetchRegisters would stay in the iteration or the tiles'
-  /// pointers come from a tensor of pointers defined before the loop. Each is copied (cp.async) num-stages - 1 iterations
+  /// pointers come from tensors of pointers defined before the loop (more
+  /// than kMaxSmallPrefetchRegisters of them). Each is copied (cp.async) num-stages - 1 iterations
   /// ahead into slots of its own and read back by each thread in the
   /// load's layout (kgpu.local_load, after the iteration's
   /// kgpu.async_wait, whose barrier also keeps a slot from being refilled
@@ -595,8 +596,10 @@ struct KGPUPipelineDotLoops
       auto type = cast<RankedTensorType>(load.getType());
       Type elem = type.getElementType();
       bool alongDim0 = false;
+      // kgpu.local_load reads 8-, 16-, 32- and 64-bit elements.
       if (type.getRank() != 2 || !elem.isIntOrFloat() ||
-          elem.getIntOrFloatBitWidth() % 8 != 0 ||
+          !llvm::is_contained({8u, 16u, 32u, 64u},
+                              elem.getIntOrFloatBitWidth()) ||
           !isZeroOrAbsent(load.getOther()) ||
           copyWidth(load, axisInfo, &alongDim0) == 0) {
         if (type.getRank() >= 2 &&
@@ -640,22 +643,31 @@ struct KGPUPipelineDotLoops
     PrefetchPlan slice;
     if (!sliceLoadOperands(loop.getBody(), std::move(operands), slice))
       return std::nullopt;
-    // - Tile pointers computed from a tensor of pointers defined before the
-    //   loop (rather than carried and advanced): all five such loops
-    //   measured, which already spilled, ran 1.26-1.62x slower staged. That
-    //   tensor, 64 bits an element, stays live across the loop beside the
-    //   copies' pointers of a later iteration.
-    auto outsidePointers = [&](Value v) {
+    // - Tile pointers computed (in the body, or in a carried pointer's next
+    //   value) from tensors of pointers defined before the loop, more than
+    //   kMaxSmallPrefetchRegisters of them per thread (a splat counts as one
+    //   pointer): all five such loops measured, which already spilled, ran
+    //   1.26-1.62x slower staged. Those tensors, 64 bits an element, stay
+    //   live across the loop beside the copies' pointers of a later
+    //   iteration.
+    llvm::SmallPtrSet<Value, 4> outside;
+    int64_t outsideRegs = 0;
+    auto countOutside = [&](Value v) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
-      return t && isa<tt::PointerType>(t.getElementType()) &&
-             loop.isDefinedOutsideOfLoop(v);
+      if (!t || !isa<tt::PointerType>(t.getElementType()) ||
+          !loop.isDefinedOutsideOfLoop(v) || !outside.insert(v).second)
+        return;
+      outsideRegs +=
+          v.getDefiningOp<tt::SplatOp>() ? 2 : tensorRegisters(t, 64);
     };
     for (Staged &st : staged)
-      if (outsidePointers(st.load.getPtr()))
-        return std::nullopt;
-    for (Operation *op : slice.ptrOps)
-      if (llvm::any_of(op->getOperands(), outsidePointers))
-        return std::nullopt;
+      countOutside(st.load.getPtr());
+    for (ArrayRef<Operation *> ops : {ArrayRef(slice.ptrOps),
+                                      ArrayRef(slice.nextOps)})
+      for (Operation *op : ops)
+        llvm::for_each(op->getOperands(), countOutside);
+    if (outsideRegs > kMaxSmallPrefetchRegisters)
+      return std::nullopt;
     ArrayRef<Operation *> ptrOps = slice.ptrOps, nextOps = slice.nextOps;
     ArrayRef<unsigned> carried = slice.carried;
 

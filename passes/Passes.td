@@ -66,6 +66,30 @@ def TTLowerTensorDescriptors
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TTWidenOverflowingLoops
+    : Pass<"tt-widen-overflowing-loops", "::mlir::ModuleOp"> {
+  let summary = "run i32 loops whose constant span overflows i32 over an i64 induction variable";
+  let description = [{
+    An scf.for over a signed i32 induction variable whose constant bounds
+    span more than INT32_MAX (`scf.for %i = -2000000000 to 2000000000 step
+    1000000000`: 4 iterations, none of them overflowing) is rebuilt over
+    i64 bounds (sign-extended), its body reading `arith.trunci` of the i64
+    induction variable: the same values in the same order.
+
+    Why: MLIR 22's scf.for canonicalization computes such a loop's trip
+    count as ub - lb in i32, which wraps, and folds the loop as one that
+    never runs (`mlir-opt-22 --canonicalize` deletes the 4-iteration loop
+    above): a wrong result from valid input. Over i64 the count is right.
+    Only constant bounds are rewritten: a bound that becomes constant only
+    when the canonicalizer folds it still meets MLIR's fold. Loops with
+    unsigned compares are left alone. kiln's pipelines run this pass before
+    their first canonicalizer; kgpu-pipeline-dot-loops does not pipeline the
+    widened (i64) loop.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TTScalarizeLoopIncrements
     : Pass<"tt-scalarize-loop-increments", "::mlir::ModuleOp"> {
   let summary = "carry a loop's uniformly advanced integer tensors as a scalar sum of the steps";
@@ -488,11 +512,13 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     thread (a per-K scale vector) are then prefetched one iteration ahead.
     Two kinds of loop are left as they are, both slower staged on the H200:
     one with a tile load that cannot be staged and takes more than those 16
-    registers, and one whose tile pointers come from a tensor of pointers
-    defined before the loop. Of the 7 conformance kernels staged then, 6 ran
-    1.07-1.30x faster and one (pf_edge_asilu, 167 -> 174 registers per
-    thread) 1.38x slower (docs/BENCHMARKS.md, twenty-eighth session): not a
-    default.
+    registers, and one whose tile pointers (or their next values) come from
+    tensors of pointers defined before the loop, more than 16 registers of
+    them per thread (a splat counts as one pointer). Tiles other than 8, 16,
+    32 or 64 bits wide are not staged. Of the 7 conformance kernels staged
+    then, 6 ran 1.07-1.30x faster and one (pf_edge_asilu, 167 -> 174
+    registers per thread) 1.38x slower (docs/BENCHMARKS.md, twenty-eighth
+    session): not a default.
 
     A loop of constant trip count 0 is left as it is in every form: it has
     nothing to overlap, and -canonicalize after this pass would fold it

@@ -27,8 +27,11 @@ void addTTRewrites(OpPassManager &pm) {
 
 /// Stage 1: simplify the TTIR as written (folds constant splats and masks,
 /// drops dead code) so later stages see fewer ops; loop-carried integer
-/// tensors advanced uniformly become scalar sums first.
+/// tensors advanced uniformly become scalar sums first, and i32 loops
+/// whose constant span overflows i32 run over i64 before the canonicalizer
+/// could miscount their trips.
 void addTTCleanup(OpPassManager &pm) {
+  pm.addPass(createTTWidenOverflowingLoops());
   pm.addPass(createTTScalarizeLoopIncrements());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

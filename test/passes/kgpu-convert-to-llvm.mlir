@@ -1,6 +1,7 @@
 // RUN: kiln-opt %s -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm -split-input-file | FileCheck %s --enable-var-scope
 // RUN: not kiln-opt %S/Inputs/unsupported-op.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm 2>&1 | FileCheck %s --check-prefix=NOT-LOWERED
 // RUN: not kiln-opt %s -kgpu-convert-to-llvm -split-input-file 2>&1 | FileCheck %s --check-prefix=NO-LAYOUTS
+// RUN: kiln-opt %S/Inputs/odd-width-elements.mlir -kgpu-assign-layouts=num-warps=4 -kgpu-convert-to-llvm -split-input-file -verify-diagnostics
 
 // kgpu-convert-to-llvm (after kgpu-assign-layouts, 4 warps): tt/kgpu tensor
 // programs to LLVM + NVVM, one thread's elements per tensor.
