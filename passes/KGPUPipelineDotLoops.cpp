@@ -596,10 +596,7 @@ struct KGPUPipelineDotLoops
       auto type = cast<RankedTensorType>(load.getType());
       Type elem = type.getElementType();
       bool alongDim0 = false;
-      // kgpu.local_load reads 8-, 16-, 32- and 64-bit elements.
-      if (type.getRank() != 2 || !elem.isIntOrFloat() ||
-          !llvm::is_contained({8u, 16u, 32u, 64u},
-                              elem.getIntOrFloatBitWidth()) ||
+      if (type.getRank() != 2 || !kgpu::LocalLoadOp::readsElementType(elem) ||
           !isZeroOrAbsent(load.getOther()) ||
           copyWidth(load, axisInfo, &alongDim0) == 0) {
         if (type.getRank() >= 2 &&

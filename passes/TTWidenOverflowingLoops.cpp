@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <limits>
 
@@ -37,36 +38,32 @@ bool spanOverflows(scf::ForOp loop) {
   return span > std::numeric_limits<int32_t>::max();
 }
 
-/// Rebuilds `loop` over i64 bounds (sign-extended), its body reading the
-/// i64 induction variable truncated to i32: the same values, since every
-/// one lies in [lb, ub).
+/// Rebuilds `loop` over i64 bounds (sign-extended), its body, moved over,
+/// reading the i64 induction variable truncated to i32: the same values,
+/// since every one lies in [lb, ub).
 void widen(scf::ForOp loop) {
-  OpBuilder b(loop);
+  IRRewriter rewriter(loop);
   Location loc = loop.getLoc();
-  Type i64 = b.getI64Type();
-  auto ext = [&](Value v) { return arith::ExtSIOp::create(b, loc, i64, v); };
+  Type i64 = rewriter.getI64Type();
+  auto ext = [&](Value v) {
+    return arith::ExtSIOp::create(rewriter, loc, i64, v);
+  };
   Value lb = ext(loop.getLowerBound());
   Value ub = ext(loop.getUpperBound());
   Value step = ext(loop.getStep());
-  auto wide = scf::ForOp::create(b, loc, lb, ub, step, loop.getInitArgs());
+  auto wide =
+      scf::ForOp::create(rewriter, loc, lb, ub, step, loop.getInitArgs());
   wide->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  // The builder's body holds a yield only where there are no iteration
+  // arguments; the old body brings its own.
   Block *body = wide.getBody();
-  // The builder gave the new loop an empty body (a yield only where there
-  // are no iteration arguments): take the old body's ops instead.
   body->clear();
-  Block *old = loop.getBody();
-  OpBuilder inner = OpBuilder::atBlockBegin(body);
-  Value iv = arith::TruncIOp::create(inner, loc, b.getI32Type(),
-                                     wide.getInductionVar());
-  IRMapping map;
-  map.map(loop.getInductionVar(), iv);
-  for (auto [from, to] :
-       llvm::zip(loop.getRegionIterArgs(), wide.getRegionIterArgs()))
-    map.map(from, to);
-  for (Operation &op : *old)
-    inner.clone(op, map);
-  loop.replaceAllUsesWith(wide.getResults());
-  loop.erase();
+  rewriter.setInsertionPointToStart(body);
+  SmallVector<Value> args = {arith::TruncIOp::create(
+      rewriter, loc, rewriter.getI32Type(), wide.getInductionVar())};
+  llvm::append_range(args, wide.getRegionIterArgs());
+  rewriter.mergeBlocks(loop.getBody(), body, args);
+  rewriter.replaceOp(loop, wide.getResults());
 }
 
 struct TTWidenOverflowingLoops
@@ -77,8 +74,6 @@ struct TTWidenOverflowingLoops
       if (spanOverflows(loop))
         loops.push_back(loop);
     });
-    // Inner loops first (walk order): an outer loop's clone then copies
-    // the widened inner one.
     for (scf::ForOp loop : loops)
       widen(loop);
   }

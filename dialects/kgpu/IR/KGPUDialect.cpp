@@ -284,6 +284,11 @@ LogicalResult ConvertLayoutOp::verify() {
   return success();
 }
 
+bool LocalLoadOp::readsElementType(Type elem) {
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+}
+
 LogicalResult LocalLoadOp::verify() {
   RankedTensorType type = getResult().getType();
   if (type.getRank() != 2 || !type.hasStaticShape() ||
@@ -292,8 +297,7 @@ LogicalResult LocalLoadOp::verify() {
            << "reads a 2-D tile of static shape in a #kgpu.blocked layout, got "
            << type;
   Type elem = type.getElementType();
-  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+  if (!readsElementType(elem))
     return emitOpError() << "reads 8-, 16-, 32- or 64-bit integers or floats, got "
                          << elem;
   // Element offsets are i32 in the lowering.

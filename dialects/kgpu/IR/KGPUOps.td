@@ -99,6 +99,11 @@ def KGPU_LocalLoadOp : Op<KGPU_Dialect, "local_load",
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "`slot` $slot attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether this op reads elements of type `elem`: 8-, 16-, 32- or
+    /// 64-bit integers or floats.
+    static bool readsElementType(::mlir::Type elem);
+  }];
 }
 
 def KGPU_AsyncCommitGroupOp : Op<KGPU_Dialect, "async_commit_group",
