@@ -2456,6 +2456,130 @@ bool isZeroAccumulator(Value acc) {
   return matchPattern(acc, m_AnyZeroFloat());
 }
 
+/// One wgmma.mma_async of a multiply: the 64-row block it accumulates
+/// into, whether it has scale-d 0 (the block's first K step on a constant-0
+/// accumulator), A's matrix descriptor or its four registers, and B's
+/// descriptor.
+struct WgmmaStep {
+  int64_t block;
+  bool zeroScale;
+  Value descA;
+  SmallVector<Value, 4> aRegs;
+  Value descB;
+};
+
+/// The wgmmas `steps`, issued with no commit or wait between them, as one
+/// inline asm in their order, on the accumulators `acc` (`perBlock` per
+/// 64-row block, blocks in turn), which it updates. The statement's
+/// results are the accumulators of the blocks the steps touch, each block's
+/// tied to its inputs unless its first step here has scale-d 0 (then only
+/// written). Each step's text is what NVVM's wgmma.mma_async op prints, or
+/// with A in registers the register form (PTX ISA 9.7.15.5.2: d, a-desc or
+/// {a}, b-desc, scale-d, imm-scale-a, imm-scale-b, and for 16-bit A and B
+/// imm-trans-a (descriptor A only) and imm-trans-b). One statement instead
+/// of one per step: LLVM's codegen parses an inline asm's constraints and
+/// matches its tied operands per statement, and the accumulators are not
+/// taken apart and put together again between steps. With a multiply's
+/// descriptor K steps in one statement, kiln's own instructions for the
+/// corpus matmul_kernel went 883 -> 736 million and for flex attention
+/// 1526 -> 1316 million (callgrind, build machine), their cubins unchanged
+/// (docs/BENCHMARKS.md, twenty-ninth session).
+void emitWgmmaGroup(ConversionPatternRewriter &rewriter, Location loc,
+                    ArrayRef<WgmmaStep> steps, MutableArrayRef<Value> acc,
+                    int64_t perBlock, int64_t nInstr, int64_t kStep,
+                    NVVM::WGMMATypes type, bool aMMajor, bool bKMajor) {
+  if (steps.empty())
+    return;
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t blocks = int64_t(acc.size()) / perBlock;
+  StringRef typeName = NVVM::stringifyWGMMATypes(type);
+  bool transposable =
+      type == NVVM::WGMMATypes::f16 || type == NVVM::WGMMATypes::bf16;
+  // The blocks touched, in block order (their results' place in the
+  // statement), and whether each one's first step here reads its
+  // accumulators (tied) or has scale-d 0.
+  SmallVector<int64_t> slot(blocks, -1);
+  SmallVector<bool> firstScaled(blocks, false);
+  bool anyZero = false, allZero = true;
+  for (const WgmmaStep &step : steps) {
+    anyZero |= step.zeroScale;
+    allZero &= step.zeroScale;
+    if (slot[step.block] < 0)
+      firstScaled[step.block] = !step.zeroScale;
+    slot[step.block] = 0;
+  }
+  SmallVector<int64_t> touched;
+  for (int64_t blk = 0; blk < blocks; ++blk)
+    if (slot[blk] >= 0) {
+      slot[blk] = touched.size();
+      touched.push_back(blk);
+    }
+  int64_t n = int64_t(touched.size()) * perBlock;
+  // scale-d: p, or where the steps differ, p (1) and q (0).
+  bool mixed = anyZero && !allZero;
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (allZero ? 0 : 1) << ", 0;\n";
+  if (mixed)
+    os << ".reg .pred q;\nsetp.ne.b32 q, 0, 0;\n";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < n; ++i)
+    if (firstScaled[touched[i / perBlock]]) {
+      operands.push_back(acc[touched[i / perBlock] * perBlock + i % perBlock]);
+      constraints += std::to_string(i) + ",";
+    }
+  // Inputs are numbered after the n outputs.
+  auto input = [&](Value v, StringRef constraint) {
+    os << "$" << n + operands.size();
+    operands.push_back(v);
+    constraints += constraint;
+    constraints += ",";
+  };
+  for (const WgmmaStep &step : steps) {
+    os << "wgmma.mma_async.sync.aligned.m64n" << nInstr << "k" << kStep
+       << ".f32." << typeName << "." << typeName << " {";
+    for (int64_t i = 0; i < perBlock; ++i)
+      os << (i ? ", $" : "$") << slot[step.block] * perBlock + i;
+    os << "}, ";
+    StringRef scale = mixed && step.zeroScale ? "q" : "p";
+    if (step.descA) {
+      input(step.descA, "l");
+      os << ", ";
+      input(step.descB, "l");
+      os << ", " << scale << ", 1,  1";
+      if (transposable)
+        os << ", " << (aMMajor ? 1 : 0) << ",  " << (bKMajor ? 0 : 1);
+    } else {
+      os << "{";
+      for (auto [i, reg] : llvm::enumerate(step.aRegs)) {
+        os << (i ? ", " : "");
+        input(reg, "r");
+      }
+      os << "}, ";
+      input(step.descB, "l");
+      os << ", " << scale << ", 1, 1, " << (bKMajor ? 0 : 1);
+    }
+    os << ";\n";
+  }
+  os << "}";
+  constraints.pop_back();
+  SmallVector<Type> accTypes(n, rewriter.getF32Type());
+  Value result =
+      LLVM::InlineAsmOp::create(
+          rewriter, loc, LLVM::LLVMStructType::getLiteral(ctx, accTypes),
+          operands, text, constraints, /*has_side_effects=*/true,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+          ArrayAttr())
+          .getResult(0);
+  SmallVector<Value> out = unpack(rewriter, loc, result);
+  for (auto [i, blk] : llvm::enumerate(touched))
+    llvm::copy(ArrayRef<Value>(out).slice(i * perBlock, perBlock),
+               acc.begin() + blk * perBlock);
+}
+
 /// wgmma.mma_async m64nNk16 (PTX ISA 9.7.15.5; f8: m64nNk32) per K step of 32
 /// bytes for this thread's warpgroup (rows 64 * (warp / 4) ... of every block
 /// of 16 * warps rows: one wgmma per block, on the block's chunk of the
@@ -2483,7 +2607,9 @@ bool isZeroAccumulator(Value acc) {
 /// in registers, every registerAStepsInFlight(blocks) K steps but the last
 /// are committed and waited for on the way (see there). The wgmmas go K
 /// step by K step over the 64-row blocks, or block by block with
-/// `blockMajor` (kWgmmaBlockMajorAttr) or packRegisterAFirst.
+/// `blockMajor` (kWgmmaBlockMajorAttr) or packRegisterAFirst; through
+/// descriptors all of them in one inline asm statement, with A in
+/// registers one statement each (emitWgmmaGroup).
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
@@ -2492,12 +2618,11 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      bool bKMajor, bool aMMajor = false,
                                      bool zeroAcc = false,
                                      bool blockMajor = false) {
-  MLIRContext *ctx = rewriter.getContext();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   // The columns one wgmma computes: all of N, or with warps along N too the
   // warpgroup's part (`bStart` at it; the strides are the whole tile's).
   int64_t nInstr = N / mma.getWarpsPerCTA()[1];
-  Type i64 = rewriter.getI64Type(), f32 = rewriter.getF32Type();
+  Type i64 = rewriter.getI64Type();
   auto c64 = [&](int64_t v) -> Value {
     return LLVM::ConstantOp::create(rewriter, loc, i64,
                                     rewriter.getI64IntegerAttr(v));
@@ -2532,12 +2657,6 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   int64_t blockRows = 16 * mma.getWarpsPerCTA()[0];
   int64_t blocks = M / blockRows;
   int64_t perBlock = int64_t(accIn.size()) / blocks;
-  SmallVector<Type> accTypes(perBlock, f32);
-  auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, accTypes);
-  SmallVector<Value> accVals;
-  for (int64_t blk = 0; blk < blocks; ++blk)
-    accVals.push_back(pack(rewriter, loc, accStruct,
-                           accIn.slice(blk * perBlock, perBlock)));
   // f16 / bf16: m64nNk16; f8 (e4m3 / e5m2, A and B K-major): m64nNk32;
   // tf32 (f32 slots, A and B K-major): m64nNk8. Each way a K step is 32
   // bytes of each row.
@@ -2548,42 +2667,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       : isa<Float8E5M2Type>(elem)   ? NVVM::WGMMATypes::e5m2
       : elem.isF32()                ? NVVM::WGMMATypes::tf32
                                     : NVVM::WGMMATypes::f16;
-  auto elemTy = NVVM::WGMMATypesAttr::get(ctx, wgmmaType);
   int64_t bytes = bitWidth(elem) / 8, kStep = 32 / bytes;
-  // A from registers: the NVVM op takes descriptors only, so the
-  // register form (9.7.15.5.2: d, a, b-desc, scale-d, imm-scale-a,
-  // imm-scale-b, imm-trans-b) is inline asm with the accumulators tied.
-  // `scaled`: the wgmma adds to the accumulators it is given (scale-d 1)
-  // and ties them to its outputs; otherwise (scale-d 0) it only writes
-  // them.
-  auto registerAAsm = [&](bool scaled) {
-    int64_t n = perBlock, in = scaled ? n : 0;
-    std::string text, constraints;
-    llvm::raw_string_ostream os(text);
-    os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (scaled ? 1 : 0)
-       << ", 0;\n"
-       << "wgmma.mma_async.sync.aligned.m64n" << nInstr << "k16.f32."
-       << (elem.isBF16() ? "bf16.bf16" : "f16.f16") << " {";
-    for (int64_t i = 0; i < n; ++i)
-      os << (i ? ", $" : "$") << i;
-    // Operands: the outputs, the tied inputs (scaled only), A's registers,
-    // B's descriptor.
-    os << "}, {$" << n + in << ", $" << n + in + 1 << ", $" << n + in + 2
-       << ", $" << n + in + 3 << "}, $" << n + in + 4 << ", p, 1, 1, "
-       << (bKMajor ? 0 : 1) << ";\n}";
-    for (int64_t i = 0; i < n; ++i)
-      constraints += "=f,";
-    for (int64_t i = 0; i < in; ++i)
-      constraints += std::to_string(i) + ",";
-    constraints += "r,r,r,r,l";
-    return std::make_pair(text, constraints);
-  };
-  std::pair<std::string, std::string> regAsm, regAsmFirst;
-  if (!aRegs.empty()) {
-    assert(bytes == 2 && "wgmma with A in registers: 16-bit A");
-    regAsm = registerAAsm(/*scaled=*/true);
-    regAsmFirst = registerAAsm(/*scaled=*/!zeroAcc);
-  }
+  assert((aRegs.empty() || bytes == 2) &&
+         "wgmma with A in registers: 16-bit A");
   // A in registers: the four .b32 registers of (block, K step), packed
   // next to its wgmma, or all before the fence (packFirst).
   bool packFirst =
@@ -2615,6 +2701,19 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
     }
   int64_t stepsPerGroup = registerAStepsInFlight(blocks);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  // Through descriptors, all the wgmmas go out as one inline asm
+  // (emitWgmmaGroup). With A in registers each is a statement of its own,
+  // packed next to its registers: one statement for the registers of
+  // several steps packed before it made ptxas's code for attention's P @ V
+  // slower (flex attention 36.47 -> 38.60 us; docs/BENCHMARKS.md,
+  // twenty-ninth session).
+  SmallVector<Value> acc(accIn);
+  SmallVector<WgmmaStep> group;
+  auto flush = [&] {
+    emitWgmmaGroup(rewriter, loc, group, acc, perBlock, nInstr, kStep,
+                   wgmmaType, aMMajor, bKMajor);
+    group.clear();
+  };
   for (int64_t i = 0; i < steps * blocks; ++i) {
     auto [k0, blk] = stepAndBlock(i);
     // With A in registers packed next to each wgmma, the groups issued so
@@ -2624,68 +2723,34 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     }
-    bool first = k0 == 0 && zeroAcc;
-    Value &accVal = accVals[blk];
+    WgmmaStep &step = group.emplace_back();
+    step.block = blk;
+    step.zeroScale = k0 == 0 && zeroAcc;
     int64_t kb = k0 * bytes; // byte offset of the K step in a row
+    if (!aRegs.empty()) {
+      step.aRegs = packFirst ? packed[i] : packA(blk, k0);
+    } else {
+      // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
+      // per row in the 8-row atoms. M-major A (stored K rows of M, like an
+      // N-major B): 64-row column blocks 1024 bytes apart, 8-row K groups
+      // 1024 * M / 64 apart.
+      step.descA = offsetDescriptor(
+          descA0, aMMajor ? (k0 / 8) * 1024 * (M / 64) +
+                                blk * (blockRows / 64) * 1024
+                          : (kb / 128) * M * 128 + kb % 128 +
+                                blk * blockRows * 128);
+    }
     // B N-major: 64-column blocks 1024 bytes apart (leading offset), 8-row
     // K groups 1024 * ceil(N / 64) apart (stride offset). B K-major (stored N
     // rows of K, like A): 8-row N groups 1024 bytes apart.
-    auto descB = [&] {
-      return offsetDescriptor(descB0, bKMajor
-                                          ? (kb / 128) * N * 128 + kb % 128
-                                          : (k0 / 8) * bGroupBytes);
-    };
-    if (!aRegs.empty()) {
-      SmallVector<Value> operands;
-      if (!first)
-        operands = unpack(rewriter, loc, accVal);
-      llvm::append_range(operands, packFirst ? packed[i] : packA(blk, k0));
-      operands.push_back(descB());
-      auto &[text, constraints] = first ? regAsmFirst : regAsm;
-      accVal = LLVM::InlineAsmOp::create(
-                   rewriter, loc, accStruct, operands, text,
-                   constraints, /*has_side_effects=*/true,
-                   /*is_align_stack=*/false,
-                   LLVM::tailcallkind::TailCallKind::None,
-                   LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-                   ArrayAttr())
-                   .getResult(0);
-      continue;
-    }
-    // A rows start at blk * blockRows (+ the warpgroup's 64): 128 bytes
-    // per row in the 8-row atoms. M-major A (stored K rows of M, like an
-    // N-major B): 64-row column blocks 1024 bytes apart, 8-row K groups
-    // 1024 * M / 64 apart.
-    Value descA = offsetDescriptor(
-        descA0, aMMajor ? (k0 / 8) * 1024 * (M / 64) +
-                              blk * (blockRows / 64) * 1024
-                        : (kb / 128) * M * 128 + kb % 128 +
-                              blk * blockRows * 128);
-    // scale-d 0: the accumulators passed in are not read (poison, so
-    // that nothing is computed or copied into them).
-    accVal = NVVM::WgmmaMmaAsyncOp::create(
-        rewriter, loc, accStruct,
-        first ? LLVM::PoisonOp::create(rewriter, loc, accStruct).getResult()
-              : accVal,
-        descA, descB(),
-        NVVM::MMAShapeAttr::get(ctx, 64, nInstr, kStep), elemTy, elemTy,
-        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-        NVVM::WGMMAScaleOutAttr::get(ctx, first ? NVVM::WGMMAScaleOut::zero
-                                                : NVVM::WGMMAScaleOut::one),
-        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        // imm-trans-a: 0 for K-major A (row), 1 for M-major (col).
-        NVVM::MMALayoutAttr::get(ctx, aMMajor ? NVVM::MMALayout::col
-                                              : NVVM::MMALayout::row),
-        // imm-trans-b: 1 for N-major B (row), 0 for K-major (col).
-        NVVM::MMALayoutAttr::get(ctx, bKMajor ? NVVM::MMALayout::col
-                                              : NVVM::MMALayout::row),
-        NVVM::MMAIntOverflowAttr());
+    step.descB = offsetDescriptor(descB0, bKMajor
+                                              ? (kb / 128) * N * 128 + kb % 128
+                                              : (k0 / 8) * bGroupBytes);
+    if (!aRegs.empty())
+      flush();
   }
-  SmallVector<Value> out;
-  for (Value v : accVals)
-    llvm::append_range(out, unpack(rewriter, loc, v));
-  return out;
+  flush();
+  return acc;
 }
 
 struct DotLowering : KPattern<tt::DotOp> {

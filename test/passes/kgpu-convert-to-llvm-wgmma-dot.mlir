@@ -5,8 +5,9 @@
 // layout has the warps along M only (here attention's chained dots) wgmma
 // computes it. Operands are stored from registers into shared memory in
 // wgmma's 128-byte swizzled arrangement (16-byte vectors), made visible to
-// the async proxy and synchronized; then wgmma.fence, one wgmma per 16-wide
-// K step, commit, and a wait tied to the accumulators.
+// the async proxy and synchronized; then wgmma.fence, one inline asm
+// statement holding the wgmma of every 16-wide K step (A and B through
+// descriptors), commit, and a wait tied to the accumulators.
 //
 // Q (loop-invariant) is staged once before the loop at 8192, above the
 // 8192 bytes the loop's K and V reuse; the shared memory is 1024-aligned.
@@ -38,13 +39,26 @@
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.mlir.constant(4611686293305360384 : i64)
 // CHECK: llvm.mlir.constant(4611686293305360384 : i64)
-// The accumulator is a constant 0: the first K step's wgmma has scale-d 0
-// and is given a poison accumulator (nothing is zeroed for it).
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: %[[NONE:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
-// CHECK-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE]], <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
-// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// The four K steps are one inline asm statement, the wgmmas in K order
+// (descriptors $32 ... $39, A and B advancing 32 bytes = 2 per step;
+// imm-trans-a 0 for K-major A, imm-trans-b 0 for K-major B). The
+// accumulator is a constant 0: the first K step has scale-d 0 (predicate
+// q), the others 1 (p), and the statement reads no accumulator (no tied
+// inputs, only the eight descriptors): nothing is zeroed for it.
 // CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $32, $33, q, 1,  1, 0,  0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $34, $35, p, 1,  1, 0,  0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $36, $37, p, 1,  1, 0,  0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $38, $39, p, 1,  1, 0,  0;\0A}"
+// CHECK-SAME: "{{(=f,){32}(l,){7}l}}" {{[^:]*}} : (i64, i64, i64, i64, i64, i64, i64, i64) -> !llvm.struct<(f32,
+// CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
 // O += P V: P from the thread's own registers (the register form of
@@ -121,9 +135,22 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
 // CHECK-COUNT-8: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.fence.proxy
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// One inline asm holds the four K steps (imm-trans-b 1: B N-major), all
+// with scale-d 1 and the 64 accumulators tied to its outputs.
 // CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, p, 1,  1, 0,  1;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $130, $131, p, 1,  1, 0,  1;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $132, $133, p, 1,  1, 0,  1;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $134, $135, p, 1,  1, 0,  1;\0A}"
+// CHECK-SAME: "{{(=f,){64}0,([0-9]+,){62}63,(l,){7}l}}"
+// CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: scf.yield
@@ -212,12 +239,20 @@ module attributes {"kgpu.num-warps" = 4 : i32, "kgpu.threads-per-warp" = 32 : i3
 
 // A K of 32 with the accumulator carried by the loop: wgmma, each 64-byte
 // row of A (64x32) in a whole 128-byte swizzle row (8192 bytes), then B
-// 32x128 N-major (8192 bytes); two K steps.
+// 32x128 N-major (8192 bytes); two K steps in one inline asm.
 // CHECK: kgpu.shared = 16384 : i32
 // CHECK-LABEL: llvm.func @k_loop_k32
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
 // CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, p, 1,  1, 0,  1;\0A
+// CHECK-NOT: wgmma
+// CHECK-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $130, $131, p, 1,  1, 0,  1;\0A}"
+// CHECK-SAME: "{{(=f,){64}0,([0-9]+,){62}63,l,l,l,l}}"
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: nvvm.mma.sync
 
 #rows = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

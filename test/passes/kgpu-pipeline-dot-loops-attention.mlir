@@ -47,18 +47,36 @@
 //
 // The LLVM form: 8 cp.async of 16 bytes per thread before the loop (Q 4,
 // K and V 2 each; 64 x 64 f16 over 128 threads) and 4 per iteration;
-// Q K^T through descriptors, P V with P from registers.
+// Q K^T through descriptors: one inline asm holding its four K steps (the
+// first with scale-d 0, predicate q, on the constant-0 accumulator, which
+// it does not read: no tied inputs; imm-trans-b 0 for K-major K); P V with
+// P from registers, one statement per K step with the accumulators tied.
 // LLVM: kgpu.shared = 40960 : i32
 // LLVM-LABEL: llvm.func @attention
 // LLVM-COUNT-8: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
 // LLVM: scf.for
 // LLVM: nvvm.cp.async.wait.group 1
 // LLVM-COUNT-4: nvvm.cp.async.shared.global {{.*}}, 16, cache =  cg
-// LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}B[<f16>, <one>, <col>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $32, $33, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $34, $35, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $36, $37, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $38, $39, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){32}(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM: nvvm.cp.async.wait.group 2
-// LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// LLVM-COUNT-4: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "{{(=f,){32}0,([0-9]+,){30}31,r,r,r,r,l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: wgmma.wait_group.sync.aligned 0;
+// LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: scf.yield
 // LLVM: nvvm.cp.async.wait.group 0
 //
@@ -315,12 +333,22 @@ tt.func public @attention_reduce_across_warps(%q: !tt.ptr<f16> {tt.divisibility 
 // Descriptors (PTX ISA 9.7.15.5.1.1; 128-byte swizzle, 1 << 62): K
 // (K-major) with the stride offset 1024 (64 << 32) and leading offset 16
 // (1 << 16); V (N-major, N = 32) with both 1024: 8-row K groups one
-// 1024-byte atom apart, as for N = 64.
+// 1024-byte atom apart, as for N = 64. Q K^T's two K steps are one inline
+// asm (the first with scale-d 0: q, and no tied inputs).
 // LLVM: kgpu.shared = 32768 : i32
 // LLVM-LABEL: llvm.func @attention_n32_masked
+// LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: scf.for
 // LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM-COUNT-2: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 32, k = 16>
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, {{[^}]*}}, $15}, $16, $17, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {$0, {{[^}]*}}, $15}, $18, $19, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){16}l,l,l,l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM: llvm.mlir.constant(4611686293309489152 : i64)
 // LLVM-COUNT-2: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
@@ -390,11 +418,19 @@ tt.func public @attention_n32_masked(%q: !tt.ptr<f16> {tt.divisibility = 16 : i3
 // CHECK: kgpu.local_dot %{{.*}} slot %{{.*}} {aOffset = 0 : i64, aSlotBytes = 0 : i64, aType = tensor<64x16xf16, #{{.*}}>, bKMajor, bOffset = 8192 : i64, bSlotBytes = 8192 : i64, bType = tensor<16x64xf16, #{{.*}}>, noWait, numSlots = 3 : i32, wgmma}
 // CHECK: kgpu.local_dot %{{.*}} a %{{.*}} : tensor<64x64xf16, #mma> slot %{{.*}} {{{.*}}bOffset = 32768 : i64, bSlotBytes = 8192 : i64{{.*}}numSlots = 3 : i32, wgmma}
 // LLVM: kgpu.shared = 57344 : i32
+// Q K^T is one wgmma (one K step) on a constant-0 accumulator: every step
+// of the statement has scale-d 0, so p itself is 0 (no q) and nothing is
+// tied.
 // LLVM-LABEL: llvm.func @attention_k16_masked_q
+// LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: scf.for
 // LLVM: nvvm.wgmma.fence.aligned
-// LLVM: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>
-// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $32, $33, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){32}l,l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-COUNT-4: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16
 // MMA-LABEL: tt.func public @attention_k16_masked_q
@@ -583,20 +619,36 @@ tt.func public @own_region_two_slots(%q: !tt.ptr<f16> {tt.divisibility = 16 : i3
 // -----
 
 // 128 rows on 4 warps (two 64-row blocks per warpgroup) and blocks of 128
-// keys. S = Q K^T starts from a constant 0: its first K step's wgmmas (one
-// per block) have scale-d 0 and no accumulator registers are zeroed for
-// them. O += P V takes P from registers over 8 K steps; at most 32 A
+// keys. S = Q K^T is one inline asm of 8 wgmmas, K step by K step over
+// the two blocks (accumulators $0-$63 and $64-$127). It starts from a
+// constant 0: its first K step's wgmmas (one per block) have scale-d 0
+// (q) and no accumulator registers are zeroed for them (no tied inputs).
+// O += P V takes P from registers over 8 K steps; at most 32 A
 // registers are in flight (4 per K step and block), so the first 4 K steps
 // (8 wgmmas) are committed and waited for before the other 4 are issued.
 // LLVM-LABEL: llvm.func @attention_128_rows
 // LLVM: scf.for
 // LLVM: nvvm.wgmma.fence.aligned
-// LLVM-NEXT: %[[NONE:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
-// LLVM-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE]], <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
-// LLVM: %[[NONE2:.*]] = llvm.mlir.poison : !llvm.struct<(f32,
-// LLVM-NEXT: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[NONE2]], <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
-// LLVM-COUNT-6: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>]
-// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $130, $131, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $132, $133, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $134, $135, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $136, $137, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $138, $139, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $140, $141, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $142, $143, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){128}(l,){15}l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM: nvvm.wgmma.fence.aligned
@@ -702,12 +754,49 @@ tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // S2: kgpu.local_dot %{{.*}} a %
 // S2-NEXT: kgpu.wgmma_wait 0 %{{[^,]*}} : tensor<128x128xf32, #mma>
 // S2: scf.yield
+// Q K^T goes block by block: one inline asm with block 0's 8 K steps
+// (accumulators $0-$63), then block 1's ($64-$127), each block's first
+// with scale-d 0 (q).
 // LLVM-LABEL: llvm.func @attention_128_rows_hd128
+// LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: scf.for
 // LLVM: nvvm.wgmma.fence.aligned
-// LLVM: %[[QK0:.*]] = nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>]
-// LLVM-NOT: nvvm.wgmma.mma_async
-// LLVM: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[QK0]], <m = 64, n = 128, k = 16>, D[<f32>, <one>]
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $130, $131, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $132, $133, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $134, $135, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $136, $137, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $138, $139, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $140, $141, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $142, $143, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $144, $145, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $146, $147, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $148, $149, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $150, $151, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $152, $153, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $154, $155, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $156, $157, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $158, $159, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){128}(l,){31}l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM-COUNT-64: llvm.bitcast {{.*}} : vector<2xf16> to i32
 // LLVM: nvvm.wgmma.fence.aligned

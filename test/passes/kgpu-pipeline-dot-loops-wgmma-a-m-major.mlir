@@ -9,7 +9,10 @@
 // apart; 64 x 256 = 16384 bytes a slot), and wgmma reads it MN-major
 // (imm-trans-a: layout col). Each warpgroup's 64 rows are one column block
 // (its start 1024 bytes further, `group * 1024`); a K step of 16 rows
-// advances the descriptor 2 x 2048 bytes (256 units).
+// advances the descriptor 2 x 2048 bytes (256 units), B's 2 x 1024 (128).
+// The four K steps are one inline asm statement (imm-trans-a 1 for the
+// M-major A, imm-trans-b 1 for the N-major B), the 32 accumulators tied,
+// its descriptor operands A's and B's of each K step in turn.
 // CHECK: #kgpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @a_m_major
 // CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 128 : i64, slotBytes = 16384 : i64, swizzle = 2 : i32, transpose} : tensor<128x64x!tt.ptr<f16>
@@ -18,13 +21,36 @@
 // LLVM: kgpu.shared = 73728 : i32
 // LLVM-LABEL: llvm.func @a_m_major
 // LLVM: llvm.mlir.constant(1024 : i64)
-// LLVM: llvm.mlir.constant(4611686568187396096 : i64)
-// LLVM: llvm.mlir.constant(4611686293309489152 : i64)
-// LLVM: nvvm.wgmma.fence.aligned
-// LLVM: nvvm.wgmma.mma_async %[[DA:[0-9]+]], %[[DB:[0-9]+]], %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
-// LLVM-NEXT: %[[K1:.+]] = llvm.mlir.constant(256 : i64) : i64
-// LLVM-NEXT: llvm.add %[[DA]], %[[K1]] : i64
-// LLVM-COUNT-3: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: %[[CA:[0-9]+]] = llvm.mlir.constant(4611686568187396096 : i64)
+// LLVM-NEXT: %[[DA:[0-9]+]] = llvm.or %{{.*}}, %[[CA]] : i64
+// LLVM: %[[CB:[0-9]+]] = llvm.mlir.constant(4611686293309489152 : i64)
+// LLVM-NEXT: %[[DB:[0-9]+]] = llvm.or %{{.*}}, %[[CB]] : i64
+// LLVM-NEXT: nvvm.wgmma.fence.aligned
+// LLVM-NEXT: %[[KA1:.+]] = llvm.mlir.constant(256 : i64) : i64
+// LLVM-NEXT: %[[A1:.+]] = llvm.add %[[DA]], %[[KA1]] : i64
+// LLVM-NEXT: %[[KB1:.+]] = llvm.mlir.constant(128 : i64) : i64
+// LLVM-NEXT: %[[B1:.+]] = llvm.add %[[DB]], %[[KB1]] : i64
+// LLVM-NEXT: %[[KA2:.+]] = llvm.mlir.constant(512 : i64) : i64
+// LLVM-NEXT: %[[A2:.+]] = llvm.add %[[DA]], %[[KA2]] : i64
+// LLVM-NEXT: %[[KB2:.+]] = llvm.mlir.constant(256 : i64) : i64
+// LLVM-NEXT: %[[B2:.+]] = llvm.add %[[DB]], %[[KB2]] : i64
+// LLVM-NEXT: %[[KA3:.+]] = llvm.mlir.constant(768 : i64) : i64
+// LLVM-NEXT: %[[A3:.+]] = llvm.add %[[DA]], %[[KA3]] : i64
+// LLVM-NEXT: %[[KB3:.+]] = llvm.mlir.constant(384 : i64) : i64
+// LLVM-NEXT: %[[B3:.+]] = llvm.add %[[DB]], %[[KB3]] : i64
+// LLVM-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $68, $69, p, 1,  1, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $70, $71, p, 1,  1, 1,  1;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,(l,){7}l}}" %{{[^:]*}}, %[[DA]], %[[DB]], %[[A1]], %[[B1]], %[[A2]], %[[B2]], %[[A3]], %[[B3]] : (f32,
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NOT: nvvm.wgmma.mma_async
 //
 // mma.sync reads its slots with ldmatrix by rows of K: such a loop is not

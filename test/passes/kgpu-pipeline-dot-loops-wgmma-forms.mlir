@@ -68,7 +68,9 @@ tt.func public @f16_acc_plus_m256(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
 // e4m3 form on f8 slots, no upcast. A K of 64
 // bytes fills half of each 128-byte swizzle row: A slots 128 x 128 B =
 // 16384, B 64 x 128 B = 8192 after A's 3 slots at 49152. Per K step of
-// 32 bytes, one m64n64k32 per 64-row block: 2 blocks x 2 steps = 4.
+// 32 bytes, one m64n64k32 per 64-row block: 2 blocks x 2 steps = 4, in
+// one inline asm statement, K step by K step over the blocks (accumulators
+// $0-$31 and $32-$63, all tied); f8 has no transpose immediates.
 // WGMMA-LABEL: tt.func public @f8_wgmma_128x64x64
 // WGMMA: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32} : tensor<128x64x!tt.ptr<f8E4M3FN>
 // WGMMA: kgpu.async_copy {{.*}} {offset = 49152 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32, transpose} : tensor<64x64x!tt.ptr<f8E4M3FN>
@@ -76,7 +78,22 @@ tt.func public @f16_acc_plus_m256(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
 // WGMMA-NOT: tt.fp_to_fp
 // WGMMA: tt.return
 // LLVM-LABEL: llvm.func @f8_wgmma_128x64x64
-// LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {$0, {{[^}]*}}, $31}, $128, $129, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {$32, {{[^}]*}}, $63}, $130, $131, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {$0, {{[^}]*}}, $31}, $132, $133, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {$32, {{[^}]*}}, $63}, $134, $135, p, 1,  1;\0A}"
+// LLVM-SAME: "{{(=f,){64}0,([0-9]+,){62}63,(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM-NOT: nvvm.convert.f8x2
 // LLVM: llvm.return

@@ -9,6 +9,8 @@
 // bytes apart and the descriptors are those of a K of 64 (leading offset
 // 16 >> 4, stride offset 1024 >> 4, 128-byte swizzle). wgmma reads only
 // the two K steps the tile has: the second at +32 bytes (2 >> 4 units).
+// Both are one inline asm statement (the 32 accumulators tied), its
+// descriptor operands A's and B's of each K step in turn.
 //
 // A 64x32 (K-major): 64 rows x 128 bytes = 8192 bytes a slot (4096 of
 // data); B 32x64 N-major: 32 rows of 128 bytes = 4096. Three of each:
@@ -39,16 +41,23 @@
 // S15-LABEL: tt.func public @k32_bt(
 // LLVM: kgpu.shared = 36864 : i32
 // LLVM-LABEL: llvm.func @k32
-// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM: llvm.mlir.constant(4611686293309489152 : i64)
-// LLVM: nvvm.wgmma.fence.aligned
-// LLVM: nvvm.wgmma.mma_async %[[DA:[0-9]+]], %[[DB:[0-9]+]], %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: %[[CA:[0-9]+]] = llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM-NEXT: %[[DA:[0-9]+]] = llvm.or %{{.*}}, %[[CA]] : i64
+// LLVM: %[[CB:[0-9]+]] = llvm.mlir.constant(4611686293309489152 : i64)
+// LLVM-NEXT: %[[DB:[0-9]+]] = llvm.or %{{.*}}, %[[CB]] : i64
+// LLVM-NEXT: nvvm.wgmma.fence.aligned
 // LLVM-NEXT: %[[K1:.+]] = llvm.mlir.constant(2 : i64) : i64
 // LLVM-NEXT: %[[A1:.+]] = llvm.add %[[DA]], %[[K1]] : i64
 // LLVM-NEXT: %[[K1B:.+]] = llvm.mlir.constant(128 : i64) : i64
 // LLVM-NEXT: %[[B1:.+]] = llvm.add %[[DB]], %[[K1B]] : i64
-// LLVM-NEXT: nvvm.wgmma.mma_async %[[A1]], %[[B1]],
-// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1, 0,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1, 0,  1;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,l,l,l,l}}" %{{[^:]*}}, %[[DA]], %[[DB]], %[[A1]], %[[B1]] : (f32,
+// LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
 tt.func public @k32(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
@@ -101,14 +110,24 @@ tt.func public @k32(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f
 // CHECK: kgpu.async_copy {{.*}} {offset = 24576 : i64, rowStride = 32 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32}
 // LLVM: kgpu.shared = 49152 : i32
 // LLVM-LABEL: llvm.func @k32_bt
-// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM: nvvm.wgmma.mma_async %[[DA:[0-9]+]], %[[DB:[0-9]+]], %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: %[[CA:[0-9]+]] = llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM-NEXT: %[[DA:[0-9]+]] = llvm.or %{{.*}}, %[[CA]] : i64
+// LLVM: %[[CB:[0-9]+]] = llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM-NEXT: %[[DB:[0-9]+]] = llvm.or %{{.*}}, %[[CB]] : i64
+// LLVM-NEXT: nvvm.wgmma.fence.aligned
 // LLVM-NEXT: %[[K1:.+]] = llvm.mlir.constant(2 : i64) : i64
 // LLVM-NEXT: %[[A1:.+]] = llvm.add %[[DA]], %[[K1]] : i64
 // LLVM-NEXT: %[[K1B:.+]] = llvm.mlir.constant(2 : i64) : i64
 // LLVM-NEXT: %[[B1:.+]] = llvm.add %[[DB]], %[[K1B]] : i64
-// LLVM-NEXT: nvvm.wgmma.mma_async %[[A1]], %[[B1]],
+// LLVM-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,l,l,l,l}}" %{{[^:]*}}, %[[DA]], %[[DB]], %[[A1]], %[[B1]] : (f32,
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NOT: nvvm.wgmma.mma_async
 tt.func public @k32_bt(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>

@@ -22,7 +22,9 @@
 // CHECK: kgpu.local_dot {{.*}} {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x32xf16, #{{.*}}>, bKMajor, bOffset = 24576 : i64, bSlotBytes = 16384 : i64, bType = tensor<32x128xf16, #{{.*}}>, noWait, numSlots = 3 : i32, wgmma} : tensor<64x128xf32, #mma>
 //
 // The warpgroup (warp / 4): row block group % 1, N part group / 1, B at
-// +8192 bytes a part; both descriptors K-major.
+// +8192 bytes a part; both descriptors K-major. Its two K steps are one
+// inline asm of two m64n64k16 (its 64 of the 128 columns; imm-trans-b 0),
+// the 32 accumulators tied.
 // LLVM: kgpu.shared = 73728 : i32
 // LLVM-LABEL: llvm.func @split_n_bt
 // LLVM: %[[WG:.*]] = llvm.zext %{{.*}} : i32 to i64
@@ -32,12 +34,20 @@
 // LLVM: llvm.mlir.constant(24576 : i64)
 // LLVM: %[[PB:.*]] = llvm.mlir.constant(8192 : i64) : i64
 // LLVM-NEXT: llvm.mul %[[PART]], %[[PB]] : i64
-// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
-// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
-// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>
 // LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM: llvm.mlir.constant(4611686293305360384 : i64)
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,l,l,l,l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-NOT: nvvm.wgmma.mma_async
 //
 // mma.sync (sm_90, no wgmma) splits the warps as before, without
 // interleave.
@@ -114,6 +124,8 @@ tt.func public @split_n_bt(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !t
 // CHECK: kgpu.async_copy {{.*}} {offset = 24576 : i64, rowStride = 128 : i64, slotBytes = 8192 : i64, swizzle = 2 : i32}
 // CHECK: scf.for
 // CHECK: kgpu.local_dot {{.*}} {aOffset = 0 : i64, aSlotBytes = 8192 : i64, aType = tensor<64x32xf16, #{{.*}}>, bOffset = 24576 : i64, bSlotBytes = 8192 : i64, bType = tensor<32x128xf16, #{{.*}}>, noWait, numSlots = 3 : i32, wgmma} : tensor<64x128xf32, #mma>
+// Each warpgroup: one inline asm of two m64n64k16 (the two K steps;
+// imm-trans-b 1 for the N-major B), the 32 accumulators tied.
 // LLVM-LABEL: llvm.func @split_n(
 // LLVM: %[[WG:.*]] = llvm.zext %{{.*}} : i32 to i64
 // LLVM: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
@@ -122,11 +134,19 @@ tt.func public @split_n_bt(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !t
 // LLVM: llvm.mlir.constant(24576 : i64)
 // LLVM: %[[PB:.*]] = llvm.mlir.constant(1024 : i64) : i64
 // LLVM-NEXT: llvm.mul %[[PART]], %[[PB]] : i64
-// LLVM: llvm.mlir.constant(4611686568187396096 : i64)
-// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
-// LLVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>
 // LLVM-NOT: nvvm.wgmma.mma_async
+// LLVM: llvm.mlir.constant(4611686568187396096 : i64)
+// LLVM: nvvm.wgmma.fence.aligned
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1, 0,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1, 0,  1;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,l,l,l,l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM: nvvm.wgmma.commit.group.sync.aligned
+// LLVM-NOT: nvvm.wgmma.mma_async
 // MMA-LABEL: tt.func public @split_n(
 // MMA-NOT: interleave
 // MMA: kgpu.local_dot

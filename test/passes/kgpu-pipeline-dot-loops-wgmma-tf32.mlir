@@ -8,6 +8,8 @@
 // rows (16-byte cp.async) into 64 rows of 128 bytes (8192 bytes) each,
 // both descriptors K-major (leading offset 16 >> 4, stride offset
 // 1024 >> 4, 128-byte swizzle). 3 x (8192 + 8192) = 49152 bytes.
+// The four K steps (K 32) are one inline asm statement, the 32
+// accumulators tied, each wgmma line without imm-trans-a / imm-trans-b.
 // CHECK: #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @tf32_bt
 // CHECK: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 32 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32} : tensor<64x32x!tt.ptr<f32>
@@ -16,10 +18,23 @@
 // LLVM: kgpu.shared = 49152 : i32
 // LLVM-LABEL: llvm.func @tf32_bt
 // LLVM-NOT: nvvm.cp.async.shared.global {{.*}}, 4, cache
+// LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: llvm.mlir.constant(4611686293305360384 : i64)
 // LLVM: llvm.mlir.constant(4611686293305360384 : i64)
 // LLVM: nvvm.wgmma.fence.aligned
-// LLVM-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0, {{[^}]*}}, $31}, $64, $65, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0, {{[^}]*}}, $31}, $66, $67, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0, {{[^}]*}}, $31}, $68, $69, p, 1,  1;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {$0, {{[^}]*}}, $31}, $70, $71, p, 1,  1;\0A}"
+// LLVM-SAME: "{{(=f,){32}0,([0-9]+,){30}31,(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
+// LLVM: nvvm.wgmma.commit.group.sync.aligned
 // LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM-NOT: nvvm.mma.sync
 tt.func public @tf32_bt(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {

@@ -8,7 +8,8 @@
 // swizzled arrangements (1024-byte aligned slots: A 128x64 = 16384 bytes,
 // B 64x256 = 32768 bytes, 3 of each), and each iteration waits for its
 // slot, issues 4 wgmma.mma_async m64n256k16 (K = 64) from shared-memory
-// descriptors and leaves them in flight: it waits for the previous
+// descriptors, one inline asm statement holding the four K steps, and
+// leaves them in flight: it waits for the previous
 // iteration's group (wgmma_wait 1, the accumulator tied through it), passes
 // a barrier (every warpgroup is done with slot (i - 1) % 3), then refills
 // that slot. The loop runs under `if (lb < ub)`, which also holds the wait
@@ -51,25 +52,43 @@
 // WGMMA-LLVM: nvvm.barrier0
 // One descriptor per operand per iteration; each further K step (16
 // elements: 32 bytes along A's rows, 2 = 32 >> 4; 1024 * 256 / 64 bytes
-// down B, 512 = 8192 >> 4) adds its offset >> 4 to it.
-// WGMMA-LLVM: nvvm.wgmma.fence.aligned
-// WGMMA-LLVM: nvvm.wgmma.mma_async %[[DA:[0-9]+]], %[[DB:[0-9]+]], %{{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
-// WGMMA-LLVM: %[[K1:.+]] = llvm.mlir.constant(2 : i64) : i64
-// WGMMA-LLVM: %[[A1:.+]] = llvm.add %[[DA]], %[[K1]] : i64
-// WGMMA-LLVM: %[[K1B:.+]] = llvm.mlir.constant(512 : i64) : i64
-// WGMMA-LLVM: %[[B1:.+]] = llvm.add %[[DB]], %[[K1B]] : i64
-// WGMMA-LLVM: nvvm.wgmma.mma_async %[[A1]], %[[B1]],
-// WGMMA-LLVM: llvm.add %[[DA]], %{{.+}} : i64
-// WGMMA-LLVM: llvm.add %[[DB]], %{{.+}} : i64
-// WGMMA-LLVM: nvvm.wgmma.mma_async
-// WGMMA-LLVM: llvm.add %[[DA]], %{{.+}} : i64
-// WGMMA-LLVM: llvm.add %[[DB]], %{{.+}} : i64
-// WGMMA-LLVM: nvvm.wgmma.mma_async
+// down B, 512 = 8192 >> 4) adds its offset >> 4 to it. The four K steps
+// are one inline asm (imm-trans-b 1: B N-major), the 128 accumulators
+// tied, its descriptor operands A's and B's of each K step in turn.
+// WGMMA-LLVM-NOT: nvvm.wgmma.mma_async
+// WGMMA-LLVM: %[[CA:[0-9]+]] = llvm.mlir.constant(4611686293305360384 : i64)
+// WGMMA-LLVM-NEXT: %[[DA:[0-9]+]] = llvm.or %{{.*}}, %[[CA]] : i64
+// WGMMA-LLVM: %[[DB:[0-9]+]] = llvm.or
+// WGMMA-LLVM-NEXT: nvvm.wgmma.fence.aligned
+// WGMMA-LLVM-NEXT: %[[K1:.+]] = llvm.mlir.constant(2 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[A1:.+]] = llvm.add %[[DA]], %[[K1]] : i64
+// WGMMA-LLVM-NEXT: %[[K1B:.+]] = llvm.mlir.constant(512 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[B1:.+]] = llvm.add %[[DB]], %[[K1B]] : i64
+// WGMMA-LLVM-NEXT: %[[K2:.+]] = llvm.mlir.constant(4 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[A2:.+]] = llvm.add %[[DA]], %[[K2]] : i64
+// WGMMA-LLVM-NEXT: %[[K2B:.+]] = llvm.mlir.constant(1024 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[B2:.+]] = llvm.add %[[DB]], %[[K2B]] : i64
+// WGMMA-LLVM-NEXT: %[[K3:.+]] = llvm.mlir.constant(6 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[A3:.+]] = llvm.add %[[DA]], %[[K3]] : i64
+// WGMMA-LLVM-NEXT: %[[K3B:.+]] = llvm.mlir.constant(1536 : i64) : i64
+// WGMMA-LLVM-NEXT: %[[B3:.+]] = llvm.add %[[DB]], %[[K3B]] : i64
+// WGMMA-LLVM-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A
+// WGMMA-LLVM-NOT: wgmma
+// WGMMA-LLVM-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {$0, {{[^}]*}}, $127}, $256, $257, p, 1,  1, 0,  1;\0A
+// WGMMA-LLVM-NOT: wgmma
+// WGMMA-LLVM-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {$0, {{[^}]*}}, $127}, $258, $259, p, 1,  1, 0,  1;\0A
+// WGMMA-LLVM-NOT: wgmma
+// WGMMA-LLVM-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {$0, {{[^}]*}}, $127}, $260, $261, p, 1,  1, 0,  1;\0A
+// WGMMA-LLVM-NOT: wgmma
+// WGMMA-LLVM-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {$0, {{[^}]*}}, $127}, $262, $263, p, 1,  1, 0,  1;\0A}"
+// WGMMA-LLVM-SAME: "{{(=f,){128}0,([0-9]+,){126}127,(l,){7}l}}" %{{[^:]*}}, %[[DA]], %[[DB]], %[[A1]], %[[B1]], %[[A2]], %[[B2]], %[[A3]], %[[B3]] : (f32,
+// WGMMA-LLVM-NOT: wgmma.mma_async
 // WGMMA-LLVM: nvvm.wgmma.commit.group.sync.aligned
 // WGMMA-LLVM: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;", "=r,=r,
 // WGMMA-LLVM: nvvm.barrier0
 // WGMMA-LLVM: nvvm.cp.async.shared.global
 // WGMMA-LLVM: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=r,=r,
+// WGMMA-LLVM-NOT: wgmma.mma_async
 //
 // A config whose slots do not fit is a compile-time error naming the
 // pipeline, its slot sizes and the limit: 5 x (16384 + 32768) = 245760
