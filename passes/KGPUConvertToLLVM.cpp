@@ -2456,6 +2456,16 @@ bool isZeroAccumulator(Value acc) {
   return matchPattern(acc, m_AnyZeroFloat());
 }
 
+/// K steps of a multiply through descriptors per inline asm statement
+/// (emitWgmmaGroup). The statement reads every step's descriptors, so all
+/// of them are computed before it: with the 16 K steps of four 64-row
+/// blocks (K 256, 256 rows on 4 warps) in one statement ptxas spilled 872
+/// bytes instead of 624, with 8 steps of an f8 multiply 924 instead of 872
+/// (helper-68's kernels, build machine). With at most 4 every such kernel
+/// tried kept its cubin, and matmul_kernel's 4 K steps and flex attention's
+/// 4 steps of 2 blocks are still one statement.
+constexpr int64_t kWgmmaKStepsPerStatement = 4;
+
 /// One wgmma.mma_async of a multiply: the 64-row block it accumulates
 /// into, whether it has scale-d 0 (the block's first K step on a constant-0
 /// accumulator), A's matrix descriptor or its four registers, and B's
@@ -2608,8 +2618,8 @@ void emitWgmmaGroup(ConversionPatternRewriter &rewriter, Location loc,
 /// are committed and waited for on the way (see there). The wgmmas go K
 /// step by K step over the 64-row blocks, or block by block with
 /// `blockMajor` (kWgmmaBlockMajorAttr) or packRegisterAFirst; through
-/// descriptors all of them in one inline asm statement, with A in
-/// registers one statement each (emitWgmmaGroup).
+/// descriptors kWgmmaKStepsPerStatement K steps per inline asm statement,
+/// with A in registers one statement each (emitWgmmaGroup).
 SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      Location loc, kgpu::MmaEncodingAttr mma,
                                      RankedTensorType aT, RankedTensorType bT,
@@ -2701,14 +2711,15 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
     }
   int64_t stepsPerGroup = registerAStepsInFlight(blocks);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  // Through descriptors, all the wgmmas go out as one inline asm
-  // (emitWgmmaGroup). With A in registers each is a statement of its own,
-  // packed next to its registers: one statement for the registers of
-  // several steps packed before it made ptxas's code for attention's P @ V
-  // slower (flex attention 36.47 -> 38.60 us; docs/BENCHMARKS.md,
+  // Through descriptors, the wgmmas go out as inline asm statements of up
+  // to kWgmmaKStepsPerStatement K steps (emitWgmmaGroup). With A in
+  // registers each is a statement of its own, packed next to its
+  // registers: one statement for the registers of several steps packed
+  // before it made ptxas's code for attention's P @ V slower (flex attention 36.47 -> 38.60 us; docs/BENCHMARKS.md,
   // twenty-ninth session).
   SmallVector<Value> acc(accIn);
   SmallVector<WgmmaStep> group;
+  int64_t groupChunk = -1;
   auto flush = [&] {
     emitWgmmaGroup(rewriter, loc, group, acc, perBlock, nInstr, kStep,
                    wgmmaType, aMMajor, bKMajor);
@@ -2723,6 +2734,15 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
     }
+    // Through descriptors, a statement holds at most
+    // kWgmmaKStepsPerStatement K steps (of every block, or with byBlock of
+    // one block).
+    int64_t chunk = (k0 / kStep) / kWgmmaKStepsPerStatement;
+    if (byBlock)
+      chunk += blk * steps;
+    if (!group.empty() && chunk != groupChunk)
+      flush();
+    groupChunk = chunk;
     WgmmaStep &step = group.emplace_back();
     step.block = blk;
     step.zeroScale = k0 == 0 && zeroAcc;

@@ -754,9 +754,11 @@ tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // S2: kgpu.local_dot %{{.*}} a %
 // S2-NEXT: kgpu.wgmma_wait 0 %{{[^,]*}} : tensor<128x128xf32, #mma>
 // S2: scf.yield
-// Q K^T goes block by block: one inline asm with block 0's 8 K steps
-// (accumulators $0-$63), then block 1's ($64-$127), each block's first
-// with scale-d 0 (q).
+// Q K^T goes block by block, 4 K steps per inline asm statement
+// (kWgmmaKStepsPerStatement): block 0's steps 0-3 (the first with
+// scale-d 0, q, nothing tied), then its steps 4-7 (accumulators tied),
+// then block 1's the same way; each statement holds one block's 64
+// accumulators ($0-$63).
 // LLVM-LABEL: llvm.func @attention_128_rows_hd128
 // LLVM-NOT: nvvm.wgmma.mma_async
 // LLVM: scf.for
@@ -764,38 +766,46 @@ tt.func public @attention_128_rows(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // LLVM-NOT: wgmma.mma_async
 // LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, q, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $64, $65, q, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $66, $67, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $68, $69, p, 1,  1, 0,  0;\0A
+// LLVM-NOT: wgmma
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $70, $71, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){64}(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma
+// LLVM-SAME: .mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
 // LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $130, $131, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
 // LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $132, $133, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $134, $135, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $134, $135, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){64}0,([0-9]+,){62}63,(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A.reg .pred q;\0Asetp.ne.b32 q, 0, 0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $136, $137, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $64, $65, q, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $138, $139, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $66, $67, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $140, $141, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $68, $69, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $142, $143, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $70, $71, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){64}(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
+// LLVM: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma
+// LLVM-SAME: .mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $128, $129, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $144, $145, q, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $130, $131, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $146, $147, p, 1,  1, 0,  0;\0A
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $132, $133, p, 1,  1, 0,  0;\0A
 // LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $148, $149, p, 1,  1, 0,  0;\0A
-// LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $150, $151, p, 1,  1, 0,  0;\0A
-// LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $152, $153, p, 1,  1, 0,  0;\0A
-// LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $154, $155, p, 1,  1, 0,  0;\0A
-// LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $156, $157, p, 1,  1, 0,  0;\0A
-// LLVM-NOT: wgmma
-// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$64, {{[^}]*}}, $127}, $158, $159, p, 1,  1, 0,  0;\0A}"
-// LLVM-SAME: "{{(=f,){128}(l,){31}l}}"
+// LLVM-SAME: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{[^}]*}}, $63}, $134, $135, p, 1,  1, 0,  0;\0A}"
+// LLVM-SAME: "{{(=f,){64}0,([0-9]+,){62}63,(l,){7}l}}"
+// LLVM-NOT: wgmma.mma_async
 // LLVM-NOT: wgmma.mma_async
 // LLVM: wgmma.wait_group.sync.aligned 0;
 // LLVM-COUNT-64: llvm.bitcast {{.*}} : vector<2xf16> to i32
