@@ -4492,6 +4492,23 @@ struct KGPUConvertToLLVM
     // A tensor-core layout of the other vendor (kgpu-assign-layouts run
     // with another target's mma-version) has no lowering here.
     WalkResult foreign = module.walk([&](Operation *op) {
+      // f8 values are registers of i8 here: they are loaded, stored, moved
+      // (select, bitcast), converted (tt.fp_to_fp) and multiplied by
+      // tt.dot, but no float arithmetic takes them.
+      StringRef ns =
+          op->getDialect() ? op->getDialect()->getNamespace() : "";
+      if ((ns == "arith" || ns == "math") &&
+          !isa<arith::SelectOp, arith::BitcastOp, arith::ConstantOp>(op))
+        for (Value v : op->getOperands())
+          if (isF8UpcastableToF16(getElementTypeOrSelf(v.getType()))) {
+            op->emitError() << "'" << op->getName() << "' on "
+                            << getElementTypeOrSelf(v.getType())
+                            << " elements is not supported by the "
+                            << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                            << " lowering: convert them to f16 or f32 "
+                               "first (tt.fp_to_fp)";
+            return WalkResult::interrupt();
+          }
       // kgpu.pack marks the conversion's own struct packs
       // (materializePacks); the input must not carry it.
       if (op->hasAttr(kPackAttr)) {

@@ -1,0 +1,35 @@
+// RUN: not kiln-opt %s -split-input-file -kgpu-assign-layouts="num-warps=4" "-kgpu-convert-to-llvm=arch=sm_90a" 2>&1 | FileCheck %s
+
+// Float arithmetic on f8 elements (which the lowering keeps as i8
+// registers) is a clear error naming the op and the element type, not an
+// LLVM verifier failure on the lowered op (was: 'llvm.fadd' op operand #0
+// must be floating point ..., got '!llvm.struct<(i8, ...)>').
+
+// CHECK: error: 'arith.addf' on 'f8E4M3FN' elements is not supported by the NVPTX lowering: convert them to f16 or f32 first (tt.fp_to_fp)
+// CHECK-NOT: llvm.fadd
+tt.func public @f8_add(%x: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %px = tt.splat %x : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %p = tt.addptr %px, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  %a = tt.load %p : tensor<128x!tt.ptr<f8E4M3FN>>
+  %s = arith.addf %a, %a : tensor<128xf8E4M3FN>
+  %py = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  tt.store %q, %s : tensor<128x!tt.ptr<f8E4M3FN>>
+  tt.return
+}
+
+// -----
+
+// CHECK: error: 'arith.mulf' on 'f8E5M2' elements is not supported by the NVPTX lowering
+tt.func public @f8_mul(%x: !tt.ptr<f8E5M2> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E5M2> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %px = tt.splat %x : !tt.ptr<f8E5M2> -> tensor<128x!tt.ptr<f8E5M2>>
+  %p = tt.addptr %px, %r : tensor<128x!tt.ptr<f8E5M2>>, tensor<128xi32>
+  %a = tt.load %p : tensor<128x!tt.ptr<f8E5M2>>
+  %s = arith.mulf %a, %a : tensor<128xf8E5M2>
+  %py = tt.splat %y : !tt.ptr<f8E5M2> -> tensor<128x!tt.ptr<f8E5M2>>
+  %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E5M2>>, tensor<128xi32>
+  tt.store %q, %s : tensor<128x!tt.ptr<f8E5M2>>
+  tt.return
+}
