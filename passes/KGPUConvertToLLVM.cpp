@@ -111,9 +111,10 @@ struct Lowering {
 //===----------------------------------------------------------------------===//
 
 /// "NVPTX" or "AMDGPU", for diagnostics.
-const char *targetLabel(const Lowering &l) {
-  return l.target->getName() == "amdgpu" ? "AMDGPU" : "NVPTX";
+const char *targetLabel(const TargetInfo &target) {
+  return target.getName() == "amdgpu" ? "AMDGPU" : "NVPTX";
 }
+const char *targetLabel(const Lowering &l) { return targetLabel(*l.target); }
 
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
@@ -2508,19 +2509,18 @@ void emitWgmmaGroup(ConversionPatternRewriter &rewriter, Location loc,
   // The blocks touched, in block order (their results' place in the
   // statement), and whether each one's first step here reads its
   // accumulators (tied) or has scale-d 0.
-  SmallVector<int64_t> slot(blocks, -1);
-  SmallVector<bool> firstScaled(blocks, false);
+  SmallVector<bool> seen(blocks, false), firstScaled(blocks, false);
   bool anyZero = false, allZero = true;
   for (const WgmmaStep &step : steps) {
     anyZero |= step.zeroScale;
     allZero &= step.zeroScale;
-    if (slot[step.block] < 0)
+    if (!seen[step.block])
       firstScaled[step.block] = !step.zeroScale;
-    slot[step.block] = 0;
+    seen[step.block] = true;
   }
-  SmallVector<int64_t> touched;
+  SmallVector<int64_t> touched, slot(blocks, -1);
   for (int64_t blk = 0; blk < blocks; ++blk)
-    if (slot[blk] >= 0) {
+    if (seen[blk]) {
       slot[blk] = touched.size();
       touched.push_back(blk);
     }
@@ -2715,8 +2715,9 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
   // to kWgmmaKStepsPerStatement K steps (emitWgmmaGroup). With A in
   // registers each is a statement of its own, packed next to its
   // registers: one statement for the registers of several steps packed
-  // before it made ptxas's code for attention's P @ V slower (flex attention 36.47 -> 38.60 us; docs/BENCHMARKS.md,
-  // twenty-ninth session).
+  // before it made ptxas's code for attention's P @ V slower (flex
+  // attention 36.47 -> 38.60 us; docs/BENCHMARKS.md, twenty-ninth
+  // session).
   SmallVector<Value> acc(accIn);
   SmallVector<WgmmaStep> group;
   int64_t groupChunk = -1;
@@ -4504,7 +4505,7 @@ struct KGPUConvertToLLVM
             op->emitError() << "'" << op->getName() << "' on "
                             << getElementTypeOrSelf(v.getType())
                             << " elements is not supported by the "
-                            << (target == "nvptx" ? "NVPTX" : "AMDGPU")
+                            << targetLabel(*targetInfo)
                             << " lowering: convert them to f16 or f32 "
                                "first (tt.fp_to_fp)";
             return WalkResult::interrupt();
