@@ -561,10 +561,7 @@ struct KGPUAssignLayouts
       fn.walk([&](tt::LoadOp load) {
         if (!inMmaGroup(load.getResult()))
           return;
-        for (Operation *user : load.getResult().getUsers())
-          if (auto dot = dyn_cast<tt::DotOp>(user))
-            loadInMmaGroup |= dot.getA() == load.getResult() ||
-                              dot.getB() == load.getResult();
+        loadInMmaGroup |= feedsDotOperand(load, /*throughTrans=*/false);
       });
       // Likewise a dot operand's load that shares a blocked group with a
       // global access of another shape (the epilogue's store, the other
@@ -608,12 +605,7 @@ struct KGPUAssignLayouts
         Value leader = leaderOf(load.getResult());
         if (!leader || mmaOf.count(leader))
           return;
-        bool operand = llvm::any_of(load->getUsers(), [&](Operation *user) {
-          if (isa<tt::TransOp>(user) && user->hasOneUse())
-            user = *user->getUsers().begin();
-          return isa<tt::DotOp>(user);
-        });
-        if (!operand)
+        if (!feedsDotOperand(load, /*throughTrans=*/true))
           return;
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
         const auto &others = accessTypes[leader];
@@ -896,6 +888,25 @@ struct KGPUAssignLayouts
         ctx, 2, {unsigned(numWarps), 1u}, {16, 8});
     for (Value group : chained)
       mmaOf[group] = rows;
+  }
+
+  /// Whether `load`'s result is a tt.dot's A or B operand: directly, through
+  /// the tt.fp_to_fp to f16 of an f8 load (tt-upcast-f8-dot-operands), or
+  /// with `throughTrans` through a tt.trans too (before or after the
+  /// upcast); each op in between has this one use.
+  static bool feedsDotOperand(tt::LoadOp load, bool throughTrans) {
+    return llvm::any_of(load->getUsers(), [&](Operation *user) {
+      Value operand = load.getResult();
+      for (int step = 0; step < 2 && user->hasOneUse(); ++step) {
+        if (!isa<tt::FpToFpOp>(user) &&
+            !(throughTrans && isa<tt::TransOp>(user)))
+          break;
+        operand = user->getResult(0);
+        user = *user->getUsers().begin();
+      }
+      auto dot = dyn_cast<tt::DotOp>(user);
+      return dot && (dot.getA() == operand || dot.getB() == operand);
+    });
   }
 
   /// Whether `dot`'s B is tt.trans [1, 0] of a tile or a load contiguous

@@ -89,8 +89,9 @@ struct LoopPlan {
   /// A's columns are contiguous (M-major A, as a transposed input gives
   /// it): stored K rows of M elements, for wgmma only (imm-trans-a).
   bool aMMajor = false;
-  /// B is tt.trans [1, 0] of the load (an N x K tile, K contiguous): the
-  /// tile is copied as loaded, N rows of K (bKMajor), not transposed.
+  /// B is tt.trans [1, 0] of the load (an N x K tile, K contiguous), or
+  /// for f8 the upcast of one: the tile is copied as loaded, N rows of K
+  /// (bKMajor), not transposed.
   tt::TransOp bTrans;
   /// Both operands are f8 loads upcast to f16 (tt.fp_to_fp, from
   /// tt-upcast-f8-dot-operands): the slots hold the f8 bytes and local_dot
@@ -885,12 +886,20 @@ struct KGPUPipelineDotLoops
     // slots are read with 8-bit ldmatrix and upcast after (emitMmaV2):
     // that needs A and B both K-contiguous in shared memory (A rows of K;
     // B stored transposed, N rows of K) and K a multiple of 32.
+    // An f8 B may also be the upcast of tt.trans [1, 0] of a load (`tl.dot(a,
+    // b.T)`: tt-upcast-f8-dot-operands upcasts the transposed tile), copied
+    // as loaded like a 16-bit B's tt.trans.
     AxisInfoAnalysis axisInfo;
+    auto matchTrans = [&](Value v) -> tt::TransOp {
+      auto trans = v.getDefiningOp<tt::TransOp>();
+      if (trans && trans->getBlock() == body && v.hasOneUse() &&
+          trans.getOrder() == ArrayRef<int32_t>{1, 0})
+        return trans;
+      return {};
+    };
     for (int i = 0; i < 2; ++i) {
       Value v = i == 0 ? dot.getA() : dot.getB();
-      if (auto trans = v.getDefiningOp<tt::TransOp>();
-          trans && i == 1 && trans->getBlock() == body && v.hasOneUse() &&
-          trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+      if (tt::TransOp trans = i == 1 ? matchTrans(v) : tt::TransOp()) {
         plan.bTrans = trans;
         v = trans.getSrc();
       }
@@ -904,6 +913,10 @@ struct KGPUPipelineDotLoops
           return std::nullopt;
         plan.upcasts[i] = upcast;
         v = upcast.getSrc();
+        if (tt::TransOp trans = i == 1 ? matchTrans(v) : tt::TransOp()) {
+          plan.bTrans = trans;
+          v = trans.getSrc();
+        }
       }
       auto load = v.getDefiningOp<tt::LoadOp>();
       // A volatile load must happen when and as written: not pipelined.
@@ -1573,7 +1586,7 @@ struct KGPUPipelineDotLoops
   /// for wgmma, A K rows of M where it is stored transposed (aMMajor).
   static std::array<int64_t, 2> slotSizes(LoopPlan &plan) {
     auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
-         bT = plan.bTrans ? plan.dot.getB().getType()
+         bT = plan.bTrans ? plan.bTrans.getType()
                           : cast<RankedTensorType>(plan.loads[1].getType());
     unsigned bits = aT.getElementTypeBitWidth(), bytes = bits / 8;
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
@@ -1602,7 +1615,7 @@ struct KGPUPipelineDotLoops
           .getResult();
     };
     auto aT = cast<RankedTensorType>(plan.loads[0].getType()),
-         bT = plan.bTrans ? plan.dot.getB().getType()
+         bT = plan.bTrans ? plan.bTrans.getType()
                           : cast<RankedTensorType>(plan.loads[1].getType());
     unsigned bits = aT.getElementTypeBitWidth();
     bool useWgmma = plan.useWgmma;

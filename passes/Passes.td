@@ -444,7 +444,8 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     and those pointers are not used after the loop. Other loops are left
     as they are.
 
-    f8 operands need A and B both K-contiguous (B stored transposed) and K
+    f8 operands need A and B both K-contiguous (B stored transposed, or
+    the upcast of tt.trans [1, 0] of an N x K load, copied as loaded) and K
     a multiple of 32: their slots hold the bytes. For mma.sync the rows are
     padded by 16 bytes and `kgpu.local_dot` upcasts the fragments it reads;
     with `wgmma` the slots are swizzled like 16-bit ones (whole 128-byte

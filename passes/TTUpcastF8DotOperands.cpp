@@ -3,9 +3,10 @@
 // tt.dot on f8E4M3FN / f8E5M2 operands runs on the f16 tensor-core paths:
 // both formats convert to f16 without rounding (see Passes.td), so the
 // operands are upcast with tt.fp_to_fp before layouts are assigned and the
-// dot is an ordinary f16 dot from then on. Chips with f8 MMA instructions
-// (sm_89+ mma.sync .e4m3, sm_90a wgmma .e4m3) would need no upcast; kiln
-// does not use them yet.
+// dot is an ordinary f16 dot from then on. kgpu-pipeline-dot-loops looks
+// through the upcast: a K loop whose f8 A and B are K-contiguous keeps the
+// f8 bytes in its slots and, on sm_90a, multiplies them with wgmma's .e4m3
+// / .e5m2 forms (elsewhere its local_dot upcasts the fragments it reads).
 //
 //===----------------------------------------------------------------------===//
 

@@ -145,6 +145,138 @@ tt.func public @f8_wgmma_128x64x64(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 :
 
 // -----
 
+// The same f8 loop as Triton's frontend writes it: the store's row and
+// column offsets are A's row tensor and B's column range (before the
+// stride), so A's and B's loads first share one blocked group with the
+// 128 x 64 store, coalesced along N, where B is contiguous along K.
+// kgpu-assign-layouts gives the index computations a copy per use (as for
+// 16-bit operands: it looks through the upcast to f16 to see the dot
+// operands), B's load is read along K and the loop takes wgmma's e4m3 form
+// on f8 slots. (Without the copies B was read a byte at a time, the loop
+// was not pipelined, and a 64 x 256 e4m3 tile on 4 warps spilled 344
+// bytes.)
+// WGMMA-LABEL: tt.func public @f8_wgmma_shared_indices
+// WGMMA: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32} : tensor<128x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.async_copy {{.*}} {offset = 49152 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32, transpose} : tensor<64x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.local_dot {{.*}}aType = tensor<128x64xf8E4M3FN, {{.*}}bKMajor{{.*}}bType = tensor<64x64xf8E4M3FN, {{.*}}noWait{{.*}}wgmma
+// WGMMA-NOT: tt.fp_to_fp
+// WGMMA: tt.return
+// LLVM-LABEL: llvm.func @f8_wgmma_shared_indices
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: llvm.return
+tt.func public @f8_wgmma_shared_indices(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rn2, %ldb : tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %va, %vb, %acc {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %crow = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %crb = tt.broadcast %crow : tensor<128x1xi32> -> tensor<128x64xi32>
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %offc = arith.addi %crb, %rc : tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %offc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// f8 B stored N x K and transposed in the kernel (`tl.dot(a, b.T)`): the dot
+// reads tt.fp_to_fp (tt-upcast-f8-dot-operands) of tt.trans [1, 0] of the
+// load. The tile is copied as loaded, N rows of K (no transpose), and
+// wgmma's e4m3 form reads it K-major; local_dot's bType is the transposed
+// f8 tile. (Before, such a loop was not pipelined and upcast every tile.)
+// WGMMA-LABEL: tt.func public @f8_wgmma_b_trans
+// WGMMA: kgpu.async_copy {{.*}} {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 16384 : i64, swizzle = 1 : i32} : tensor<128x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.async_copy {{.*}} {offset = 49152 : i64, rowStride = 64 : i64, slotBytes = 8192 : i64, swizzle = 1 : i32} : tensor<64x64x!tt.ptr<f8E4M3FN>
+// WGMMA: kgpu.local_dot {{.*}}aType = tensor<128x64xf8E4M3FN, {{.*}}bKMajor{{.*}}bType = tensor<64x64xf8E4M3FN, {{.*}}noWait{{.*}}wgmma
+// WGMMA-NOT: tt.trans
+// WGMMA: tt.return
+// LLVM-LABEL: llvm.func @f8_wgmma_b_trans
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// LLVM-NOT: nvvm.convert.f8x2
+// LLVM: llvm.return
+tt.func public @f8_wgmma_b_trans(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<64x1xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    %kbb = tt.broadcast %ka : tensor<1x64xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %vbt = tt.trans %vb {order = array<i32: 1, 0>} : tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %d = tt.dot %va, %vbt, %acc {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    scf.yield %d : tensor<128x64xf32>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
 // The same loop with maxNumImpreciseAcc = 32: the dot asks for partial sums
 // promoted to f32 every 32 products, which the wgmma loop does not make
 // (Hopper's f8 wgmma accumulates with less than f32 precision), so its f8
