@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -976,11 +977,20 @@ struct KGPUAssignLayouts
   /// Whether `dot` is the only tt.dot of an scf.for body and its
   /// accumulator is one of the loop's iteration arguments (what a pipelined
   /// K loop looks like).
-  static bool isLoopCarriedDot(tt::DotOp dot) {
+  bool isLoopCarriedDot(tt::DotOp dot) {
     auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
     if (!loop)
       return false;
-    auto arg = dyn_cast<BlockArgument>(dot.getC());
+    // Or `acc += tl.dot(a, b)` as Triton's frontend leaves it for f8
+    // operands: a dot from zero whose only use adds it to the carried
+    // accumulator (kgpu-pipeline-dot-loops' accAdd), where wgmma takes it
+    // (wgmmaFromZeroFits).
+    Value carried = dot.getC();
+    if (matchPattern(carried, m_AnyZeroFloat()) && dot->hasOneUse() &&
+        wgmmaFromZeroFits(dot, numWarps))
+      if (auto add = dyn_cast<arith::AddFOp>(*dot->getUsers().begin()))
+        carried = add.getLhs() == dot.getD() ? add.getRhs() : add.getLhs();
+    auto arg = dyn_cast<BlockArgument>(carried);
     if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
       return false;
     return llvm::count_if(loop.getBody()->getOperations(), [](Operation &op) {

@@ -801,6 +801,12 @@ struct KGPUPipelineDotLoops
                          mma.getWarpsPerCTA()[1]);
   }
 
+  /// Warps of `dot`'s #kgpu.mma accumulator along M.
+  static unsigned warpsAlongM(tt::DotOp dot) {
+    return cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding())
+        .getWarpsPerCTA()[0];
+  }
+
   /// Warps of `dot`'s accumulator along N (wgmma's warpgroups splitting N
   /// where more than 1).
   static unsigned warpsAlongN(tt::DotOp dot) {
@@ -950,16 +956,22 @@ struct KGPUPipelineDotLoops
     // (wgmmaComputes).
     // Warpgroups splitting N (warpsAlongN > 1) only for 16-bit slots;
     // narrow tiles (wgmmaNarrowTile) only in attention's loops.
-    bool wgmmaLoop = wgmma && wgmmaFits(dot) && !plan.accAdd &&
-                     !wgmmaNarrowTile(dot) &&
+    // A dot from zero whose sum the loop adds: only where its product fits
+    // beside the sum (wgmmaFromZeroFits).
+    bool wgmmaLoop = wgmma && wgmmaFits(dot) && !wgmmaNarrowTile(dot) &&
+                     (!plan.accAdd ||
+                      wgmmaFromZeroFits(dot, warpsAlongM(dot) *
+                                                 warpsAlongN(dot))) &&
                      (warpsAlongN(dot) == 1 || !plan.upcasts[0]);
     bool tf32Wgmma = tf32 && wgmmaLoop && (plan.bKMajor || plan.bTrans);
     if (tf32 && !tf32Wgmma && (plan.bKMajor || plan.bTrans))
       return std::nullopt;
-    // A dot from zero whose sum the loop adds is multiplied with mma.sync
-    // (the wgmma loop keeps its group in flight across the back edge, the
-    // carried accumulator tied through the wait, so it multiplies into
-    // that accumulator itself): the accumulator layout is the same. f8
+    // A dot from zero whose sum the loop adds (plan.accAdd) takes wgmma
+    // too, but its group cannot stay in flight across the back edge (that
+    // needs the carried accumulator as its C): each iteration waits for it
+    // (wait_group 0) and adds, in f32, as Triton 3.6 does; so with f8
+    // forms only BK products at a time go through Hopper's imprecise f8
+    // accumulation, not the whole sum. f8
     // slots (both K-contiguous, as wgmma's f8 forms need) take wgmma's
     // e4m3 / e5m2 forms, without the upcast, only where the dot allows
     // every product into the accumulator imprecisely (maxNumImpreciseAcc
@@ -1685,8 +1697,10 @@ struct KGPUPipelineDotLoops
       // is past the barrier above, so done with it), then multiply this
       // slot while the copies run. wgmma: multiply first (asynchronous),
       // refill after the previous group's wait and a barrier (below).
+      // wgmma from zero whose sum the loop adds: as mma.sync, since the
+      // previous iteration retired its group before the barrier.
       SmallVector<Value> next;
-      if (!useWgmma)
+      if (!useWgmma || plan.accAdd)
         next = issueCopies(b, loc, loop, plan, iv, ahead, live, writeSlot,
                            offsets, slotBytes, swizzle, bits);
       // acc += A x B, or acc + (0 + A x B) where the loop adds the dot's
@@ -1714,13 +1728,18 @@ struct KGPUPipelineDotLoops
       if (plan.ownRegion)
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       Value accOut = localDot.getResult();
+      // wgmma from zero: retire this iteration's group before the add.
+      if (useWgmma && plan.accAdd)
+        accOut = kgpu::WgmmaWaitOp::create(b, loc, TypeRange{acc.getType()},
+                                           0, ValueRange{accOut})
+                     .getResult(0);
       if (plan.accAdd) {
         bool dotFirst = plan.accAdd.getLhs() == plan.dot.getD();
         accOut = arith::AddFOp::create(b, loc, dotFirst ? accOut : acc,
                                        dotFirst ? acc : accOut,
                                        plan.accAdd.getFastmathAttr());
       }
-      if (useWgmma) {
+      if (useWgmma && !plan.accAdd) {
         // Wait for the previous iteration's group (this one stays in
         // flight, its accumulator tied through the wait and the back edge
         // into the next group), then a barrier: every warpgroup is done
@@ -1737,9 +1756,10 @@ struct KGPUPipelineDotLoops
       scf::YieldOp::create(b, loc, yields);
     }
     loop.getResult(plan.accIndex).replaceAllUsesWith(newLoop.getResult(0));
-    // wgmma: the last group is still in flight after the loop.
+    // wgmma: the last group is still in flight after the loop (not with
+    // accAdd: each iteration retires its own).
     Operation *last = newLoop;
-    if (useWgmma)
+    if (useWgmma && !plan.accAdd)
       last = guardInFlightLoop(newLoop, 0);
     b.setInsertionPointAfter(last);
     kgpu::AsyncWaitOp::create(b, loc, 0);

@@ -426,8 +426,10 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     Applies when: an i32, signed-compare loop whose body holds exactly one
     tt.dot with an mma accumulator carried by the loop (as the dot's C, or
     as `arith.addf %acc, %dot` of a dot from zero, which f8 TTIR keeps for
-    `acc += tl.dot(a, b)`; multiplied with mma.sync, even where the
-    accumulator layout would allow wgmma); A and B come straight from
+    `acc += tl.dot(a, b)`; with wgmma only where the product fits in
+    registers beside the sum, wgmmaFromZeroFits: each iteration then
+    retires its group and adds it, nothing in flight across the back
+    edge); A and B come straight from
     non-volatile tt.loads of 16-bit elements (not the f32 operands of tf32
     dots), or both from f8E4M3FN / f8E5M2 tt.loads through the tt.fp_to_fp
     to f16 of tt-upcast-f8-dot-operands (one f8 format for both), with a

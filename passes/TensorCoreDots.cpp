@@ -70,6 +70,13 @@ bool wgmmaNarrowTile(tt::DotOp dot) {
          dot.getA().getType().getDimSize(1) % 32 != 0;
 }
 
+bool wgmmaFromZeroFits(tt::DotOp dot, unsigned warps) {
+  constexpr int64_t kMaxAccRegsPerThread = 64;
+  RankedTensorType type = dot.getType();
+  return warps > 0 && type.getNumElements() / (32 * int64_t(warps)) <=
+                          kMaxAccRegsPerThread;
+}
+
 int64_t wgmmaOperandBytes(int64_t mn, int64_t k, unsigned bytes, bool kMajor) {
   int64_t rows = kMajor ? mn : k, cols = kMajor ? k : mn;
   return rows * int64_t(llvm::alignTo(cols * bytes, 128));

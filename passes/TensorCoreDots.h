@@ -79,6 +79,18 @@ bool wgmmaNarrowTile(tt::DotOp dot);
 /// such a multiply in flight across its loop's back edge.
 bool packRegisterAFirst(int64_t accRegs, int64_t aElems);
 
+/// Whether a K loop's dot from zero whose sum the loop adds (`acc +=
+/// tl.dot(a, b)`, which Triton's frontend leaves so for f8 operands) takes
+/// wgmma with `warps` warps: each iteration then holds its product beside
+/// the carried sum, two accumulators, so only where one takes at most 64
+/// f32 registers per thread (M x N / (32 x warps)). On the H200 (thirtieth
+/// session, docs/BENCHMARKS.md) those loops ran faster with wgmma than with
+/// mma.sync (f8 128 x 128 x 64 on 8 warps 13.72 -> 10.42 us, Triton 9.93;
+/// 64 x 128 x 128 on 4 warps 9.89 -> 7.29, Triton 7.35), and with 128
+/// registers per accumulator slower (128 x 128 x 64 on 4 warps 16.02 ->
+/// 17.76, Triton 12.83; 64 x 256 x 64 17.88 -> 19.96) as ptxas spilled more.
+bool wgmmaFromZeroFits(tt::DotOp dot, unsigned warps);
+
 /// Bytes of a wgmma operand tile of `mn` x `k` elements (M x K for A, N x
 /// K for B) of `bytes` bytes in wgmma's 128-byte swizzled arrangement (PTX
 /// ISA 9.7.15.5.1, 128B swizzling mode), stored in rows of K (`kMajor`) or

@@ -255,8 +255,7 @@ tt.func public @f8_b_n_major(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32},
 // LLVM: llvm.return
 //
 // With 4 warps on sm_90a too: 32 rows are fewer than one wgmma's 64, so
-// the loop is pipelined for mma.sync (a wgmma loop, which multiplies into
-// the carried accumulator itself, would not take the addf form).
+// the loop is pipelined for mma.sync.
 // WGMMA-LABEL: tt.func public @f16_acc_plus
 // WGMMA: kgpu.local_dot
 // WGMMA-NOT: wgmma
@@ -309,16 +308,29 @@ tt.func public @f16_acc_plus(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: 
 
 // -----
 
-// 128 rows on 4 warps: wgmma would fit the shape, but
-// kgpu-assign-layouts gives the wgmma layout only to a dot that carries
-// the loop's accumulator itself (isLoopCarriedDot), not to this dot from
-// zero, so the loop is pipelined for mma.sync with the wgmma option too.
-// (B's column indices are its own: shared with the store's, they would
-// give B the store's N-contiguous layout, and no loop would be pipelined.)
+// 128 rows on 4 warps: the accumulator takes 64 registers a thread, so a
+// wgmma product from zero fits beside it (wgmmaFromZeroFits):
+// kgpu-assign-layouts gives this dot, whose sum the loop adds, wgmma's
+// layout (isLoopCarriedDot), and the loop is a wgmma loop whose copies for
+// iteration i + 2 are issued right after the slot wait (the previous
+// iteration retired its group), whose group is retired in its own
+// iteration (wgmma_wait 0) and added to the carried sum; nothing is in
+// flight after the loop (no scf.if guard).
+// WGMMA: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 // WGMMA-LABEL: tt.func public @f16_acc_plus_m128
-// WGMMA: kgpu.local_dot
-// WGMMA-NOT: wgmma
-// WGMMA: arith.addf
+// WGMMA: scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[SLOT:[^ ]+]] = %{{[^ ]+}})
+// WGMMA-NEXT: kgpu.async_wait 1
+// WGMMA: kgpu.async_copy
+// WGMMA: kgpu.async_copy
+// WGMMA: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #mma>
+// WGMMA-NEXT: %[[D:.+]] = kgpu.local_dot %[[ZERO]] slot %[[SLOT]] {{.*}}noWait{{.*}}wgmma{{.*}} : tensor<128x64xf32, #mma>
+// WGMMA-NEXT: %[[W:.+]] = kgpu.wgmma_wait 0 %[[D]] : tensor<128x64xf32, #mma>
+// WGMMA-NEXT: %[[SUM:.+]] = arith.addf %[[ACC]], %[[W]] : tensor<128x64xf32, #mma>
+// WGMMA-NOT: kgpu.async_copy
+// WGMMA: scf.yield %[[SUM]]
+// WGMMA-NEXT: }
+// WGMMA-NEXT: kgpu.async_wait 0
+// WGMMA-NOT: scf.if
 // WGMMA: tt.return
 // CHECK-LABEL: tt.func public @f16_acc_plus_m128
 // CHECK: kgpu.local_dot

@@ -5,9 +5,11 @@
 // dot that carries its accumulator (kgpu-pipeline-dot-loops-wgmma.mlir).
 
 // `acc + dot(a, b, 0)` (the addf form, f16), 256 rows on 4 warps: the
-// accumulator's warps split M only ([4, 1]), as a wgmma loop's would, but
-// the addf form is multiplied with mma.sync, so the loop is pipelined with
-// the wgmma option too (it used to be left unpipelined on sm_90a only).
+// accumulator takes 128 registers a thread, too many to hold a wgmma
+// product from zero beside it (wgmmaFromZeroFits; 64 rows fewer do:
+// kgpu-pipeline-dot-loops-f8.mlir's f16_acc_plus_m128), so the dot keeps
+// mma.sync's layout (warps along M only, [4, 1], for this shape) and the
+// loop is pipelined for mma.sync with the wgmma option too.
 // WGMMA: #mma = #kgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 // WGMMA-LABEL: tt.func public @f16_acc_plus_m256
 // WGMMA: kgpu.local_dot {{.*}} : tensor<256x64xf32, #mma>
