@@ -801,6 +801,59 @@ struct KGPUPipelineDotLoops
                          mma.getWarpsPerCTA()[1]);
   }
 
+  /// Whether iteration argument `idx` of `loop` is a value nothing reads:
+  /// its result is unused after the loop, and its next value is computed
+  /// from itself, the induction variable, constants and values defined
+  /// before the loop by pure ops of the body (no regions) whose results
+  /// nothing else uses. Adds those ops to `ops` where it is.
+  static bool isDeadCarriedValue(scf::ForOp loop, unsigned idx,
+                                 llvm::SetVector<Operation *> &ops) {
+    Block *body = loop.getBody();
+    if (!loop.getResult(idx).use_empty())
+      return false;
+    Value arg = loop.getRegionIterArgs()[idx];
+    Operation *yield = body->getTerminator();
+    llvm::SetVector<Operation *> cycle;
+    SmallVector<Value> work = {yield->getOperand(idx)};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (v == arg)
+        continue;
+      if (auto blockArg = dyn_cast<BlockArgument>(v)) {
+        // Another carried value (not the induction variable): not alone.
+        if (blockArg.getOwner() == body && blockArg.getArgNumber() != 0)
+          return false;
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (def->getBlock() != body) {
+        if (loop->isAncestor(def))
+          return false;
+        continue;
+      }
+      if (def->hasTrait<OpTrait::ConstantLike>() || cycle.contains(def))
+        continue;
+      if (!isPure(def) || def->getNumRegions() != 0)
+        return false;
+      cycle.insert(def);
+      for (Value operand : def->getOperands())
+        work.push_back(operand);
+    }
+    auto readOnlyByCycle = [&](Value v) {
+      return llvm::all_of(v.getUses(), [&](OpOperand &use) {
+        return cycle.contains(use.getOwner()) ||
+               (use.getOwner() == yield && use.getOperandNumber() == idx);
+      });
+    };
+    if (!readOnlyByCycle(arg))
+      return false;
+    for (Operation *op : cycle)
+      if (!llvm::all_of(op->getResults(), readOnlyByCycle))
+        return false;
+    ops.insert(cycle.begin(), cycle.end());
+    return true;
+  }
+
   /// Warps of `dot`'s #kgpu.mma accumulator along M.
   static unsigned warpsAlongM(tt::DotOp dot) {
     return cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding())
@@ -1027,6 +1080,13 @@ struct KGPUPipelineDotLoops
       for (Value operand : def->getOperands())
         work.push_back(operand);
     }
+    // Values the loop carries that nothing reads (say pointers a kernel
+    // advances but no longer loads from): left out of the new loop.
+    llvm::SetVector<Operation *> deadOps;
+    SmallVector<bool> dead(loop.getNumRegionIterArgs(), false);
+    for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i)
+      dead[i] = i != plan.accIndex && !carried.contains(i) &&
+                isDeadCarriedValue(loop, i, deadOps);
     // Nothing else in the body, and no carried pointer used after the loop.
     auto inPlan = [&](Operation *op) {
       return op == dot.getOperation() || op == plan.loads[0].getOperation() ||
@@ -1037,11 +1097,11 @@ struct KGPUPipelineDotLoops
              (plan.accAdd && op == plan.accAdd.getOperation());
     };
     for (Operation &op : body->without_terminator())
-      if (!slice.contains(&op) && !inPlan(&op) &&
+      if (!slice.contains(&op) && !inPlan(&op) && !deadOps.contains(&op) &&
           !op.hasTrait<OpTrait::ConstantLike>())
         return std::nullopt;
     for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
-      if (i == plan.accIndex)
+      if (i == plan.accIndex || dead[i])
         continue;
       if (!carried.contains(i) || !loop.getResult(i).use_empty())
         return std::nullopt;
@@ -1051,15 +1111,17 @@ struct KGPUPipelineDotLoops
         plan.slice.push_back(&op);
     plan.carried.assign(carried.begin(), carried.end());
     llvm::sort(plan.carried);
-    // tf32 slots beyond sm_90's shared memory per CTA (227 KB; f32 slots
-    // are twice the size of 16-bit ones): the loop stays as it is and
-    // compiles unpipelined, as it did before f32 slots existed. (16-bit
-    // and f8 slots that do not fit end in kgpu-convert-to-llvm's error,
-    // which names the stages.)
+    // tf32 or f8 slots beyond sm_90's shared memory per CTA (227 KB; f32
+    // slots are twice the size of 16-bit ones, f8 wgmma slots pad each row
+    // to 128 bytes): the loop stays as it is and compiles unpipelined, as
+    // it did before f32 slots existed and before f8 loads were seen
+    // through their upcast (helper-69: an e5m2 128 x 128 x 256 loop over 4
+    // stages, 278528 bytes). (16-bit slots that do not fit end in
+    // kgpu-convert-to-llvm's error, which names the stages.)
     plan.slotBytes = slotSizes(plan);
-    if (tf32 &&
+    if ((tf32 || plan.upcasts[0]) &&
         int64_t(numStages) * (plan.slotBytes[0] + plan.slotBytes[1]) >
-            227 * 1024)
+            kWgmmaMaxSharedBytes)
       return std::nullopt;
     return plan;
   }

@@ -443,8 +443,10 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     pointers and masks or advances loop-carried pointers (pure ops; where
     one is a layout conversion, which uses shared memory at offset 0, the
     slots take a region of their own above it, `kgpu.own_shared_memory`),
-    and those pointers are not used after the loop. Other loops are left
-    as they are.
+    and those pointers are not used after the loop; or computes, by pure
+    ops, the next value of a carried value that nothing reads (not the
+    loads, not after the loop), which the pipelined loop leaves out. Other
+    loops are left as they are.
 
     f8 operands need A and B both K-contiguous (B stored transposed, or
     the upcast of tt.trans [1, 0] of an N x K load, copied as loaded) and K

@@ -217,6 +217,69 @@ tt.func public @f8_wgmma_shared_indices(%a: !tt.ptr<f8E4M3FN> {tt.divisibility =
 
 // -----
 
+// An f8 loop whose slots do not fit: 64 x 256 of A and 256 x 256 of B
+// (K-major, 256-byte rows), 80 KB a stage, 240 KB over 3 stages, beyond
+// sm_90's 227 KB a CTA. The loop stays as it is and compiles unpipelined
+// (helper-69: before f8 loads were seen through their upcast such loops
+// were never pipelined; then kgpu-convert-to-llvm refused the kernel's
+// shared memory, naming the stages).
+// WGMMA-LABEL: tt.func public @f8_slots_too_big
+// WGMMA-NOT: kgpu.async_copy
+// WGMMA-NOT: kgpu.local_dot
+// WGMMA: tt.fp_to_fp
+// WGMMA: tt.dot
+// WGMMA: tt.return
+// LLVM-LABEL: llvm.func @f8_slots_too_big
+// LLVM: llvm.return
+tt.func public @f8_slots_too_big(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x256xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 256 : i32
+  %lda = arith.constant dense<1024> : tensor<64x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x256xi32>
+  %rm = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<64x1xi32>
+  %rk = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<256xi32> -> tensor<256x1xi32>
+  %rn = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %rnb = arith.muli %rn2, %ldb : tensor<1x256xi32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x256xf32>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x256xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x256xi32>
+    %kab = tt.broadcast %ka : tensor<1x256xi32> -> tensor<64x256xi32>
+    %mab = tt.broadcast %rma : tensor<64x1xi32> -> tensor<64x256xi32>
+    %offa = arith.addi %kab, %mab : tensor<64x256xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<64x256x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<64x256x!tt.ptr<f8E4M3FN>>, tensor<64x256xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<256x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<256x1xi32>
+    %kbb = tt.broadcast %kb : tensor<256x1xi32> -> tensor<256x256xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x256xi32> -> tensor<256x256xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<256x256xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<256x256x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<256x256x!tt.ptr<f8E4M3FN>>, tensor<256x256xi32>
+    %va = tt.load %pa1 : tensor<64x256x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<256x256x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %va, %vb, %acc {maxNumImpreciseAcc = 1073741824 : i32} : tensor<64x256xf8E4M3FN> * tensor<256x256xf8E4M3FN> -> tensor<64x256xf32>
+    scf.yield %d : tensor<64x256xf32>
+  }
+  %crow = arith.muli %rm2, %lda : tensor<64x1xi32>
+  %crb = tt.broadcast %crow : tensor<64x1xi32> -> tensor<64x256xi32>
+  %rc = tt.broadcast %rn2 : tensor<1x256xi32> -> tensor<64x256xi32>
+  %offc = arith.addi %crb, %rc : tensor<64x256xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<64x256x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %offc : tensor<64x256x!tt.ptr<f32>>, tensor<64x256xi32>
+  tt.store %pc2, %r : tensor<64x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
 // f8 B stored N x K and transposed in the kernel (`tl.dot(a, b.T)`): the dot
 // reads tt.fp_to_fp (tt-upcast-f8-dot-operands) of tt.trans [1, 0] of the
 // load. The tile is copied as loaded, N rows of K (no transpose), and
@@ -274,6 +337,67 @@ tt.func public @f8_wgmma_b_trans(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i
   %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
   %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
   tt.store %pc2, %r : tensor<128x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// The same f8 loop carrying a pointer tensor it advances but never loads
+// from, and that nothing reads after the loop (helper-69: such a loop was
+// left unpipelined): the value is left out of the pipelined loop, which
+// carries the accumulator and the slot index only.
+// WGMMA-LABEL: tt.func public @dead_carried_pointer
+// WGMMA: scf.for {{.*}} iter_args(%{{[^ ]+}} = %{{[^ ]+}}, %{{[^ ]+}} = %{{[^ ]+}}) -> (tensor<128x64xf32, #mma>, i32)
+// WGMMA-NOT: tt.addptr
+// WGMMA: kgpu.local_dot {{.*}}wgmma
+// WGMMA: scf.yield
+// WGMMA: tt.return
+tt.func public @dead_carried_pointer(%a: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %lda = arith.constant dense<1024> : tensor<128x1xi32>
+  %ldb = arith.constant dense<1024> : tensor<1x64xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rm2 = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %rma = arith.muli %rm2, %lda : tensor<128x1xi32>
+  %rk = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rka = tt.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rkb = tt.expand_dims %rk {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %rn = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rn2 = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnB = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rnB2 = tt.expand_dims %rnB {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rnb = arith.muli %rnB2, %ldb : tensor<1x64xi32>
+  %p0 = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+  %step = arith.constant dense<64> : tensor<128x64xi32>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %dead = %p0) -> (tensor<128x64xf32>, tensor<128x64x!tt.ptr<f8E4M3FN>>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %kks = tt.splat %kk : i32 -> tensor<1x64xi32>
+    %ka = arith.addi %rka, %kks : tensor<1x64xi32>
+    %kab = tt.broadcast %ka : tensor<1x64xi32> -> tensor<128x64xi32>
+    %mab = tt.broadcast %rma : tensor<128x1xi32> -> tensor<128x64xi32>
+    %offa = arith.addi %kab, %mab : tensor<128x64xi32>
+    %pa = tt.splat %a : !tt.ptr<f8E4M3FN> -> tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %pa1 = tt.addptr %pa, %offa : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    %kbs = tt.splat %kk : i32 -> tensor<64x1xi32>
+    %kb = arith.addi %rkb, %kbs : tensor<64x1xi32>
+    %kbb = tt.broadcast %kb : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nbb = tt.broadcast %rnb : tensor<1x64xi32> -> tensor<64x64xi32>
+    %offb = arith.addi %kbb, %nbb : tensor<64x64xi32>
+    %pb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %pb1 = tt.addptr %pb, %offb : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %va = tt.load %pa1 : tensor<128x64x!tt.ptr<f8E4M3FN>>
+    %vb = tt.load %pb1 : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %d = tt.dot %va, %vb, %acc {maxNumImpreciseAcc = 1073741824 : i32} : tensor<128x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<128x64xf32>
+    %dead1 = tt.addptr %dead, %step : tensor<128x64x!tt.ptr<f8E4M3FN>>, tensor<128x64xi32>
+    scf.yield %d, %dead1 : tensor<128x64xf32>, tensor<128x64x!tt.ptr<f8E4M3FN>>
+  }
+  %rc = tt.broadcast %rn2 : tensor<1x64xi32> -> tensor<128x64xi32>
+  %pc = tt.splat %c : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+  %pc2 = tt.addptr %pc, %rc : tensor<128x64x!tt.ptr<f32>>, tensor<128x64xi32>
+  tt.store %pc2, %r#0 : tensor<128x64x!tt.ptr<f32>>
   tt.return
 }
 
