@@ -882,6 +882,37 @@ SmallVector<Value> upcastF8ToF16(OpBuilder &b, Location loc,
   return out;
 }
 
+/// f16, bf16 or f32 values converted to `f8Type` (f8E4M3FN or f8E5M2),
+/// rounding to nearest even and saturating to the largest finite value, two
+/// per instruction (TargetInfo::convertF32x2ToF8x2): the i8 bit patterns.
+/// f16 and bf16 values are extended to f32 first (exactly, so rounded
+/// once). Fails, creating nothing, where the target has no such
+/// instruction.
+FailureOr<SmallVector<Value>> downcastToF8(OpBuilder &b, Location loc,
+                                           TargetInfo &target,
+                                           ArrayRef<Value> values,
+                                           Type f8Type) {
+  SmallVector<Value> f32;
+  for (Value v : values)
+    f32.push_back(v.getType().isF32()
+                      ? v
+                      : LLVM::FPExtOp::create(b, loc, b.getF32Type(), v)
+                            .getResult());
+  // An odd count converts its last value beside itself.
+  SmallVector<Value> out;
+  for (size_t i = 0; i < f32.size(); i += 2) {
+    Value second = i + 1 < f32.size() ? f32[i + 1] : f32[i];
+    SmallVector<Value, 2> pair =
+        target.convertF32x2ToF8x2(b, loc, f32[i], second, f8Type);
+    if (pair.empty())
+      return failure();
+    out.push_back(pair[0]);
+    if (i + 1 < f32.size())
+      out.push_back(pair[1]);
+  }
+  return out;
+}
+
 /// Applies scalar versions of elementwise ops (arith, math and the
 /// elementwise tt ops) to every element a thread holds.
 struct ElementwiseLowering : ConversionPattern {
@@ -923,7 +954,27 @@ struct ElementwiseLowering : ConversionPattern {
     }
     SmallVector<Value> out;
     Type resTy = getTypeConverter()->convertType(elem);
-    if (isa<tt::FpToFpOp>(op) &&
+    Type srcElemType = getElementTypeOrSelf(op->getOperand(0).getType());
+    if (auto cvt = dyn_cast<tt::FpToFpOp>(op);
+        cvt && isF8UpcastableToF16(elem) &&
+        (srcElemType.isF16() || srcElemType.isBF16() || srcElemType.isF32())) {
+      // Downcasts to f8 round to nearest even (Triton's frontend asks for
+      // rtne; rtz has no f8 instruction) and saturate, as Triton's do.
+      if (cvt.getRounding() != tt::RoundingMode::RTNE)
+        return cvt.emitError()
+               << "fp_to_fp from " << srcElemType << " to " << elem
+               << " must round to nearest even (rounding = rtne) on the "
+               << targetLabel(l) << " lowering";
+      FailureOr<SmallVector<Value>> f8 =
+          downcastToF8(rewriter, loc, *l.target, in[0], elem);
+      if (failed(f8))
+        return cvt.emitError()
+               << "fp_to_fp from " << srcElemType << " to " << elem
+               << " is not supported by the " << targetLabel(l)
+               << " lowering on this target (NVPTX: sm_89 or later, "
+                  "cvt.rn.satfinite; PTX ISA 7.8 on sm_90, 8.1 on sm_89)";
+      out = std::move(*f8);
+    } else if (isa<tt::FpToFpOp>(op) &&
         isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0).getType())) &&
         (resTy.isF16() || resTy.isBF16() || resTy.isF32() || resTy.isF64())) {
       Type srcElem = getElementTypeOrSelf(op->getOperand(0).getType());

@@ -454,6 +454,28 @@ public:
         f8Type);
   }
 
+  /// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 (PTX ISA 9.7.9.21; sm_89+,
+  /// under f8x2Selectable's PTX versions). The instruction puts its first
+  /// operand's conversion in the upper byte: with `second` first, the
+  /// vector<2xi8> (the low byte first) holds `first` then `second`.
+  SmallVector<Value, 2> convertF32x2ToF8x2(OpBuilder &b, Location loc,
+                                           Value first, Value second,
+                                           Type f8Type) override {
+    if (!f8x2Selectable(f8Type))
+      return {};
+    Type i32 = b.getI32Type();
+    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, VectorType::get({2}, b.getI8Type()), second, first,
+        NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
+        /*relu=*/false, f8Type);
+    auto elem = [&](int64_t i) -> Value {
+      return LLVM::ExtractElementOp::create(
+          b, loc, pair,
+          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i)));
+    };
+    return {elem(0), elem(1)};
+  }
+
   bool f8x2Selectable(Type f8Type) const {
     bool selectable = (sm >= 90 && ptxVersion >= 78) ||
                       (sm >= 89 && ptxVersion >= 81);

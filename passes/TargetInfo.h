@@ -144,6 +144,18 @@ public:
     return {};
   }
 
+  /// Two f32 values converted to `f8Type` (f8E4M3FN or f8E5M2) by one
+  /// instruction, rounding to nearest even and saturating to the largest
+  /// finite value (NaN stays NaN), as Triton 3.6 converts them on NVIDIA:
+  /// the two i8 bit patterns, in order. Empty, creating nothing, where the
+  /// chip has no such instruction (kgpu-convert-to-llvm then reports the
+  /// conversion as unsupported).
+  virtual llvm::SmallVector<mlir::Value, 2>
+  convertF32x2ToF8x2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value first,
+                     mlir::Value second, mlir::Type f8Type) {
+    return {};
+  }
+
   /// Marks `fn` as a kernel launched with `numThreads` threads per CTA.
   virtual void markKernel(mlir::LLVM::LLVMFuncOp fn, unsigned numThreads) = 0;
 };

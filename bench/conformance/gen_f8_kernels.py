@@ -7,8 +7,9 @@ through strides ("bk", K contiguous: wgmma's f8 forms need both operands
 K-major), `acc = tl.dot(x, y, acc)` and `acc += tl.dot(x, y)`, a masked K
 tail, f32 and f16 results, 4 and 8 warps, K blocks of 32 to 128.
 
-The kernel is gen_k32_kernels.py's mm32 (its TTIR carries that file's
-line numbers) with f8 operand types and BK set per config.
+The matmuls are gen_k32_kernels.py's mm32 (their TTIR carries that
+file's line numbers) with f8 operand types and BK set per config; the
+f8_cast kernels convert f32 / f16 values to f8 and back (cast8 below).
 
 Generate (Triton 3.6, no GPU; run with the Triton venv's python):
 
@@ -27,6 +28,38 @@ T_TY = {"e4m3": "*fp8e4nv", "e5m2": "*fp8e5", "f16": "*fp16", "f32": "*fp32"}
 # mm32's B_MODE: 0 B stored K x N; 1 stored N x K, loaded BN x BK and
 # tl.trans'd; 2 stored N x K, loaded BK x BN through strides.
 BK_MAJOR, B_TRANS, B_N_MAJOR = 2, 1, 0
+
+
+def define():
+    """gen_k32_kernels.py's kernels, and cast8: f32 (or f16) values scaled
+    past the f8 format's largest finite value, converted to f8 (rounded to
+    nearest even, saturated) and stored, and the f8 values read back as f32
+    (the upcast) into a second buffer."""
+    import triton
+    import triton.language as tl
+
+    fns = k32.define()
+
+    @triton.jit
+    def cast8(x, y, z, n, SCALE: tl.constexpr, SRC16: tl.constexpr, BLOCK: tl.constexpr):
+        # Every program of a grid row writes the same values (n unused).
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        v = tl.load(x + offs) * SCALE
+        if SRC16:
+            v = v.to(tl.float16)
+        f8 = v.to(y.dtype.element_ty)
+        tl.store(y + offs, f8)
+        tl.store(z + offs, f8.to(tl.float32))
+
+    fns["cast8"] = cast8
+    return fns
+
+
+def cast(name, dt, scale, src16=False):
+    """cast8 on 8 programs of 1024 elements, 4 warps."""
+    sig = {"x": "*fp32", "y": T_TY[dt], "z": "*fp32", "n": "i32"}
+    return dict(name=name, fn="cast8", warps=4, stages=3, sig=sig,
+                ce=dict(SCALE=scale, SRC16=src16, BLOCK=1024))
 
 
 def mm(name, dt, out, tile, w, s=3, k=512, **kw):
@@ -63,8 +96,13 @@ def configs():
         mm("f8_bn_e4m3_64x64x64_w4_s3", "e4m3", "f32", (64, 64, 64), 4, B_MODE=B_N_MAJOR),
         mm("f8_am_bk_e4m3_64x64x128_w4_s3", "e4m3", "f32", (64, 64, 128), 4, A_MMAJOR=True),
         mm("f8_am_bk_e5m2_128x128x64_w4_s3", "e5m2", "f32", (128, 128, 64), 4, A_MMAJOR=True),
+        # Downcasts to f8 (randn inputs scaled so that some exceed 448 /
+        # 57344 and saturate) and back.
+        cast("f8_cast_f32_e4m3", "e4m3", 300.0),
+        cast("f8_cast_f32_e5m2", "e5m2", 30000.0),
+        cast("f8_cast_f16_e4m3", "e4m3", 300.0, src16=True),
     ]
 
 
 if __name__ == "__main__":
-    ttir_kernels.main("kernels_f8", k32.define, configs)
+    ttir_kernels.main("kernels_f8", define, configs)

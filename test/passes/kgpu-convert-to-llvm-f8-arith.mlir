@@ -33,3 +33,19 @@ tt.func public @f8_mul(%x: !tt.ptr<f8E5M2> {tt.divisibility = 16 : i32}, %y: !tt
   tt.store %q, %s : tensor<128x!tt.ptr<f8E5M2>>
   tt.return
 }
+
+// -----
+
+// Round toward zero has no f8 instruction: a clear error.
+// CHECK: error: fp_to_fp from 'f32' to 'f8E4M3FN' must round to nearest even (rounding = rtne) on the NVPTX lowering
+tt.func public @f32_to_e4m3_rtz(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+  %px = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
+  %p = tt.addptr %px, %r : tensor<512x!tt.ptr<f32>>, tensor<512xi32>
+  %a = tt.load %p : tensor<512x!tt.ptr<f32>>
+  %s = tt.fp_to_fp %a, rounding = rtz : tensor<512xf32> -> tensor<512xf8E4M3FN>
+  %py = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<512x!tt.ptr<f8E4M3FN>>
+  %q = tt.addptr %py, %r : tensor<512x!tt.ptr<f8E4M3FN>>, tensor<512xi32>
+  tt.store %q, %s : tensor<512x!tt.ptr<f8E4M3FN>>
+  tt.return
+}
