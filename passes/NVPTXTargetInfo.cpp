@@ -440,9 +440,20 @@ public:
     Value pair = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, b.getI8Type()));
     pair = LLVM::InsertElementOp::create(b, loc, pair, first, c(0));
     pair = LLVM::InsertElementOp::create(b, loc, pair, second, c(1));
-    Value halves = convertF8x2VectorToF16x2(b, loc, pair, f8Type);
-    return {LLVM::ExtractElementOp::create(b, loc, halves, c(0)),
-            LLVM::ExtractElementOp::create(b, loc, halves, c(1))};
+    return elementsOfPair(
+        b, loc, convertF8x2VectorToF16x2(b, loc, pair, f8Type));
+  }
+
+  /// The two elements of a 2-element vector, in order.
+  static SmallVector<Value, 2> elementsOfPair(OpBuilder &b, Location loc,
+                                              Value pair) {
+    auto elem = [&](int64_t i) -> Value {
+      return LLVM::ExtractElementOp::create(
+          b, loc, pair,
+          LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                   b.getI32IntegerAttr(i)));
+    };
+    return {elem(0), elem(1)};
   }
 
   Value convertF8x2VectorToF16x2(OpBuilder &b, Location loc, Value pair,
@@ -463,17 +474,11 @@ public:
                                            Type f8Type) override {
     if (!f8x2Selectable(f8Type))
       return {};
-    Type i32 = b.getI32Type();
     Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
         b, loc, VectorType::get({2}, b.getI8Type()), second, first,
         NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
         /*relu=*/false, f8Type);
-    auto elem = [&](int64_t i) -> Value {
-      return LLVM::ExtractElementOp::create(
-          b, loc, pair,
-          LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(i)));
-    };
-    return {elem(0), elem(1)};
+    return elementsOfPair(b, loc, pair);
   }
 
   bool f8x2Selectable(Type f8Type) const {
