@@ -971,8 +971,8 @@ struct ElementwiseLowering : ConversionPattern {
         return cvt.emitError()
                << "fp_to_fp from " << srcElemType << " to " << elem
                << " is not supported by the " << targetLabel(l)
-               << " lowering on this target (NVPTX: sm_89 or later, "
-                  "cvt.rn.satfinite; PTX ISA 7.8 on sm_90, 8.1 on sm_89)";
+               << " lowering on this target (NVPTX: cvt.rn.satfinite, sm_90 "
+                  "or later, or sm_89 with --ptx-version 81 or later)";
       out = std::move(*f8);
     } else if (isa<tt::FpToFpOp>(op) &&
         isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0).getType())) &&
@@ -1046,6 +1046,19 @@ struct ElementwiseLowering : ConversionPattern {
     if (elem.isF32())
       if (Value v = l.target->mathF32(b, loc, op, args))
         return v;
+    // f8 elements are i8 registers (resTy): a select or a bitcast moves
+    // the bits (the f8 walk in runOnOperation rejects float arithmetic).
+    bool f8Result = isF8UpcastableToF16(elem);
+    if (isa<arith::SelectOp>(op) && f8Result)
+      return LLVM::SelectOp::create(b, loc, args[0], args[1], args[2])
+          .getResult();
+    if (isa<arith::BitcastOp>(op) &&
+        (f8Result ||
+         isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0))))) {
+      if (args[0].getType() == resTy)
+        return args[0];
+      return LLVM::BitcastOp::create(b, loc, resTy, args[0]).getResult();
+    }
     if (ns == "arith" || ns == "math") {
       OperationState state(loc, op->getName());
       state.addOperands(args);

@@ -18,7 +18,7 @@
 // CHECK: nvvm.convert.f32x2.to.f8x2 %[[X3]], %[[X2]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : vector<2xi8>(f8E4M3FN)
 // CHECK-NOT: nvvm.convert.f32x2.to.f8x2
 // CHECK: llvm.store {{.*}} : vector<4xi8>, !llvm.ptr<1>
-// SM80: error: fp_to_fp from 'f32' to 'f8E4M3FN' is not supported by the NVPTX lowering on this target (NVPTX: sm_89 or later, cvt.rn.satfinite
+// SM80: error: fp_to_fp from 'f32' to 'f8E4M3FN' is not supported by the NVPTX lowering on this target (NVPTX: cvt.rn.satfinite, sm_90 or later, or sm_89 with --ptx-version 81
 tt.func public @f32_to_e4m3(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
   %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
   %px = tt.splat %x : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>>
@@ -53,5 +53,29 @@ tt.func public @f16_to_e5m2(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: !
   %py = tt.splat %y : !tt.ptr<f8E5M2> -> tensor<128x!tt.ptr<f8E5M2>>
   %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E5M2>>, tensor<128xi32>
   tt.store %q, %s : tensor<128x!tt.ptr<f8E5M2>>
+  tt.return
+}
+
+// -----
+
+// arith.select on f8 elements (tl.where on f8 values) picks the i8 bit
+// patterns (was an LLVM verifier failure: 'llvm.insertelement' op operand
+// #1 must be primitive LLVM type, but got 'f8E4M3FN'; helper-70). It needs
+// no conversion instruction, so sm_80 lowers it too.
+// CHECK-LABEL: llvm.func @select_e4m3
+// CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i8
+// CHECK: llvm.return
+tt.func public @select_e4m3(%x: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %c64 = arith.constant dense<64> : tensor<128xi32>
+  %low = arith.cmpi slt, %r, %c64 : tensor<128xi32>
+  %px = tt.splat %x : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %p = tt.addptr %px, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  %a = tt.load %p : tensor<128x!tt.ptr<f8E4M3FN>>
+  %py = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  %b = tt.load %q : tensor<128x!tt.ptr<f8E4M3FN>>
+  %s = arith.select %low, %a, %b : tensor<128xi1>, tensor<128xf8E4M3FN>
+  tt.store %q, %s : tensor<128x!tt.ptr<f8E4M3FN>>
   tt.return
 }
