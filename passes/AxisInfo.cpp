@@ -319,17 +319,29 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
       .Case([&](arith::RemUIOp) { return remOrDiv(op, shape, /*rem=*/true); })
       .Case([&](arith::DivSIOp) { return remOrDiv(op, shape, /*rem=*/false); })
       .Case([&](arith::DivUIOp) { return remOrDiv(op, shape, /*rem=*/false); })
-      .Case([&](arith::CmpIOp) {
+      .Case([&](arith::CmpIOp cmp) {
+        // A run x, x+1, ... whose start is a multiple of g, compared with a
+        // uniform bound b that is one too, is constant over its g-aligned
+        // pieces where it flips between b - 1 and b: x < b and x >= b
+        // (range on the left), b > x and b <= x (range on the right). Not
+        // x <= b, x > b (they flip between b and b + 1), x == b or x != b
+        // ((x % 2) == 0 alternates; helper-70's tl.where on f8 values).
+        using P = arith::CmpIPredicate;
+        P pred = cmp.getPredicate();
+        bool rangeLeft = pred == P::slt || pred == P::ult ||
+                         pred == P::sge || pred == P::uge;
+        bool rangeRight = pred == P::sgt || pred == P::ugt ||
+                          pred == P::sle || pred == P::ule;
         return binary([&](const AxisInfo &l, const AxisInfo &r) {
           AxisInfo info = unknown(shape);
           for (unsigned d = 0; d < rank; ++d) {
             int64_t c = gcd(l.constancy[d], r.constancy[d]);
-            // A range compared with a uniform bound flips at most at
-            // multiples of both divisibilities.
-            if (r.constancy[d] == shape[d] && l.contiguity[d] > 1)
+            if (rangeLeft && r.constancy[d] == shape[d] &&
+                l.contiguity[d] > 1)
               c = std::max(c, gcd(gcd(l.contiguity[d], l.divisibility[d]),
                                   r.divisibility[d]));
-            if (l.constancy[d] == shape[d] && r.contiguity[d] > 1)
+            if (rangeRight && l.constancy[d] == shape[d] &&
+                r.contiguity[d] > 1)
               c = std::max(c, gcd(gcd(r.contiguity[d], r.divisibility[d]),
                                   l.divisibility[d]));
             info.constancy[d] = c;
