@@ -886,8 +886,9 @@ SmallVector<Value> upcastF8ToF16(OpBuilder &b, Location loc,
 /// rounding to nearest even and saturating to the largest finite value, two
 /// per instruction (TargetInfo::convertF32x2ToF8x2): the i8 bit patterns.
 /// f16 and bf16 values are extended to f32 first (exactly, so rounded
-/// once). Fails, creating nothing, where the target has no such
-/// instruction.
+/// once). Fails where the target has no such instruction (the f32
+/// extensions are then already created; the caller reports the op and the
+/// conversion fails).
 FailureOr<SmallVector<Value>> downcastToF8(OpBuilder &b, Location loc,
                                            TargetInfo &target,
                                            ArrayRef<Value> values,
@@ -974,14 +975,13 @@ struct ElementwiseLowering : ConversionPattern {
                << " lowering on this target (NVPTX: cvt.rn.satfinite, sm_90 "
                   "or later, or sm_89 with --ptx-version 81 or later)";
       out = std::move(*f8);
-    } else if (isa<tt::FpToFpOp>(op) &&
-        isF8UpcastableToF16(getElementTypeOrSelf(op->getOperand(0).getType())) &&
-        (resTy.isF16() || resTy.isBF16() || resTy.isF32() || resTy.isF64())) {
-      Type srcElem = getElementTypeOrSelf(op->getOperand(0).getType());
+    } else if (isa<tt::FpToFpOp>(op) && isF8UpcastableToF16(srcElemType) &&
+               (resTy.isF16() || resTy.isBF16() || resTy.isF32() ||
+                resTy.isF64())) {
       // f8 upcasts convert elements in pairs where the target can. Every
       // f8E4M3FN / f8E5M2 value is an f16, f32, f64 and bf16 value (at most
       // 3 mantissa bits, exponents 2^-16 .. 2^15), so each step is exact.
-      out = upcastF8ToF16(rewriter, loc, *l.target, in[0], srcElem);
+      out = upcastF8ToF16(rewriter, loc, *l.target, in[0], srcElemType);
       for (Value &v : out) {
         if (resTy.isF16())
           continue;
