@@ -76,12 +76,14 @@ def run_file(a, ttir, builds):
             kiln.launch(k, grid, packed)
             cf.torch.cuda.synchronize()
             matched, worst = True, 0.0
-            for s, x, y in zip(sig, ours, theirs):
+            buffers = {}
+            for s, x, y, before in zip(sig, ours, theirs, inputs):
                 if cf.torch.is_tensor(x):
-                    ok, err = cf.compare(x, y, tf32)
+                    ok, err, detail = cf.compare(x, y, before, tf32)
                     matched &= ok
                     worst = max(worst, float(err))
-            b.update(matched=matched, worst_error=worst, ms=[])
+                    buffers[s["name"]] = dict(detail, error=err)
+            b.update(matched=matched, worst_error=worst, buffers=buffers, ms=[])
             if matched:
                 # `packed` holds raw device pointers: the lambda keeps
                 # `ours` alive too, or the next build's loop iteration frees

@@ -49,3 +49,36 @@ tt.func public @f32_to_e4m3_rtz(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %
   tt.store %q, %s : tensor<512x!tt.ptr<f8E4M3FN>>
   tt.return
 }
+
+// -----
+
+// f64 to f8 and f8 to f8 have no lowering (Triton 3.6 fails on both too,
+// in its NVPTX lowering: "Unsupported rounding mode for conversion" and a
+// failed pass pipeline): a clear error naming both types.
+// CHECK: error: fp_to_fp from 'f64' to 'f8E4M3FN' is not supported by the NVPTX lowering yet
+tt.func public @f64_to_e4m3(%x: !tt.ptr<f64> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %px = tt.splat %x : !tt.ptr<f64> -> tensor<128x!tt.ptr<f64>>
+  %p = tt.addptr %px, %r : tensor<128x!tt.ptr<f64>>, tensor<128xi32>
+  %a = tt.load %p : tensor<128x!tt.ptr<f64>>
+  %s = tt.fp_to_fp %a, rounding = rtne : tensor<128xf64> -> tensor<128xf8E4M3FN>
+  %py = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  tt.store %q, %s : tensor<128x!tt.ptr<f8E4M3FN>>
+  tt.return
+}
+
+// -----
+
+// CHECK: error: fp_to_fp from 'f8E5M2' to 'f8E4M3FN' is not supported by the NVPTX lowering yet
+tt.func public @e5m2_to_e4m3(%x: !tt.ptr<f8E5M2> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %px = tt.splat %x : !tt.ptr<f8E5M2> -> tensor<128x!tt.ptr<f8E5M2>>
+  %p = tt.addptr %px, %r : tensor<128x!tt.ptr<f8E5M2>>, tensor<128xi32>
+  %a = tt.load %p : tensor<128x!tt.ptr<f8E5M2>>
+  %s = tt.fp_to_fp %a, rounding = rtne : tensor<128xf8E5M2> -> tensor<128xf8E4M3FN>
+  %py = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<128x!tt.ptr<f8E4M3FN>>
+  %q = tt.addptr %py, %r : tensor<128x!tt.ptr<f8E4M3FN>>, tensor<128xi32>
+  tt.store %q, %s : tensor<128x!tt.ptr<f8E4M3FN>>
+  tt.return
+}
