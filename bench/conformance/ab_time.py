@@ -48,7 +48,8 @@ def run_file(a, ttir, builds):
     tk = cf.triton.compile(ttir, target=cf.GPUTarget("cuda", 90, 32),
                            options={"num_warps": opts["num_warps"],
                                     "num_stages": opts["num_stages"]})
-    tf32 = "inputPrecision = tf32" in open(ttir).read()
+    with open(ttir) as f:
+        tf32 = cf.has_tf32_dots(f.read())
     sig = None
     for bname, bdir in builds:
         meta_path = os.path.join(bdir, name, "metadata.json")

@@ -396,7 +396,7 @@ class Bench:
         torch.cuda.synchronize()
         matched, worst, bad = True, 0.0, []
         with open(k["ttir"]) as f:
-            tf32 = "inputPrecision = tf32" in f.read()
+            tf32 = conformance.has_tf32_dots(f.read())
         for sg, x, y, before in zip(sig, ours, theirs, inputs):
             if torch.is_tensor(x):
                 ok, err, _ = conformance.compare(x, y, before, tf32)
