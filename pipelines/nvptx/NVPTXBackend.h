@@ -186,11 +186,29 @@ createNVPTXTargetMachine(llvm::StringRef arch, int ptxVersion, int optLevel,
 /// Whether `module` declares (and so calls) any libdevice `__nv_*` function.
 bool needsLibdevice(const llvm::Module &module);
 
-/// Links `libdevicePath` into `module` with Linker::LinkOnlyNeeded, sets the
-/// `nvvm-reflect-ftz` module flag to `ftz` and internalizes every function
-/// that is not a kernel, so unused libdevice code is dropped.
+/// Links `libdevicePath` into `module` with Linker::LinkOnlyNeeded, outlines
+/// the float trig functions' slow paths (outlineTrigReductionSlowPaths), sets
+/// the `nvvm-reflect-ftz` module flag to `ftz` and internalizes every
+/// function that is not a kernel, so unused libdevice code is dropped.
 llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef libdevicePath,
                           bool ftz);
+
+/// Moves each Payne-Hanek slow path of libdevice's float trig functions
+/// (sinf, cosf, sincosf, tanf and the Bessel functions built on them) out of
+/// its function into an internal `noinline cold` function of its own, and
+/// returns how many were moved. libdevice (libdevice.10.bc) reduces
+/// |x| >= 105615 by reading its table of the bits of 2/pi,
+/// `__cudart_i2opi_f`, in a loop over a local 7-word array, and inlines that
+/// into every float trig function; its double functions call a noinline
+/// `__internal_trig_reduction_slowpathd` instead. Inlined, each call site of
+/// a kernel carried its own copy: 8 of them made the Inductor cos kernel's
+/// PTX 1042 lines (599 outlined) and ptxas's work on it 371 M instructions
+/// (239 M). A slow path is the region dominated by the "true" successor of
+/// the nearest `fcmp oge|ogt x, constant` branch above a read of the table,
+/// with a single exit and no return; the results of the fast path are
+/// unchanged, and the slow path's are the same instructions. A module
+/// without the table, or a region that does not match, is left as it is.
+unsigned outlineTrigReductionSlowPaths(llvm::Module &module);
 
 /// Sets the triple and data layout of `tm` on `module`, the
 /// `nvvm-reflect-ftz` flag (if absent) and internalizes non-kernel functions

@@ -15,11 +15,14 @@
 #include "pipelines/common/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -41,6 +44,7 @@
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SeparateConstOffsetFromGEP.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 
 #include <map>
 #include <mutex>
@@ -331,6 +335,149 @@ void prepareModuleForNVPTX(Module &module, TargetMachine &tm, bool ftz) {
   });
 }
 
+namespace {
+
+/// libdevice's table of the bits of 2/pi that the float Payne-Hanek
+/// reduction reads (libdevice.10.bc, CUDA 12 and 13).
+constexpr StringLiteral kTrigReductionTable = "__cudart_i2opi_f";
+
+/// Whether `inst` reads the table: as an operand or through a constant
+/// expression (a GEP folded into a load's address).
+bool usesTrigReductionTable(const Instruction &inst, const GlobalValue &table) {
+  for (const Value *operand : inst.operands()) {
+    if (operand == &table)
+      return true;
+    if (const auto *expr = dyn_cast<ConstantExpr>(operand))
+      if (is_contained(expr->operands(), &table))
+        return true;
+  }
+  return false;
+}
+
+/// The blocks of `function`'s Payne-Hanek slow path that contains `use`:
+/// the region dominated by the nearest block above it that is the "true"
+/// successor, and only successor, of a branch on `fcmp oge|ogt x, constant`
+/// (libdevice's |x| >= 105615 range check) and that leaves the region to a
+/// single block, without returning. Empty if there is no such region.
+SmallVector<BasicBlock *> findTrigSlowPath(BasicBlock *use,
+                                           DominatorTree &dominators) {
+  for (DomTreeNode *node = dominators.getNode(use); node;
+       node = node->getIDom()) {
+    BasicBlock *entry = node->getBlock();
+    BasicBlock *guard = entry->getSinglePredecessor();
+    auto *branch =
+        guard ? dyn_cast<BranchInst>(guard->getTerminator()) : nullptr;
+    if (!branch || !branch->isConditional() ||
+        branch->getSuccessor(0) != entry || branch->getSuccessor(1) == entry)
+      continue;
+    auto *compare = dyn_cast<FCmpInst>(branch->getCondition());
+    if (!compare || !isa<ConstantFP>(compare->getOperand(1)) ||
+        (compare->getPredicate() != FCmpInst::FCMP_OGE &&
+         compare->getPredicate() != FCmpInst::FCMP_OGT))
+      continue;
+    // CodeExtractor takes the first block as the region's entry.
+    SmallVector<BasicBlock *> region = {entry};
+    SmallPtrSet<BasicBlock *, 32> inRegion = {entry};
+    for (BasicBlock &block : *entry->getParent())
+      if (&block != entry && dominators.dominates(entry, &block)) {
+        region.push_back(&block);
+        inRegion.insert(&block);
+      }
+    BasicBlock *exit = nullptr;
+    bool singleExit = true;
+    for (BasicBlock *block : region) {
+      if (isa<ReturnInst>(block->getTerminator()))
+        singleExit = false;
+      for (BasicBlock *successor : successors(block))
+        if (!inRegion.contains(successor)) {
+          singleExit &= !exit || exit == successor;
+          exit = successor;
+        }
+    }
+    if (singleExit && exit)
+      return region;
+  }
+  return {};
+}
+
+} // namespace
+
+unsigned outlineTrigReductionSlowPaths(Module &module) {
+  GlobalVariable *table = module.getGlobalVariable(kTrigReductionTable,
+                                                   /*AllowInternal=*/true);
+  if (!table)
+    return 0;
+  unsigned outlined = 0;
+  SmallVector<Function *> functions;
+  for (Function &function : module)
+    if (!function.isDeclaration() && !isKernel(function))
+      functions.push_back(&function);
+  for (Function *function : functions) {
+    // One region per round: extraction changes the function's CFG. The
+    // Bessel functions have up to nine.
+    while (true) {
+      DominatorTree dominators(*function);
+      SmallVector<BasicBlock *> region;
+      for (BasicBlock &block : *function) {
+        if (none_of(block, [&](const Instruction &inst) {
+              return usesTrigReductionTable(inst, *table);
+            }))
+          continue;
+        region = findTrigSlowPath(&block, dominators);
+        if (!region.empty())
+          break;
+      }
+      if (region.empty())
+        break;
+      SmallPtrSet<BasicBlock *, 32> inRegion(region.begin(), region.end());
+      // The reduction's local array is a static alloca of the function's
+      // entry block used only in the region. CodeExtractor would pass its
+      // address in (it sinks only allocas with lifetime markers), leaving
+      // one array per inlined call in the kernel's frame: move such allocas
+      // into the region, then into the new function's entry block.
+      SmallVector<AllocaInst *> sunk;
+      BasicBlock::iterator regionStart =
+          region.front()->getFirstInsertionPt();
+      for (Instruction &inst :
+           make_early_inc_range(function->getEntryBlock())) {
+        auto *alloca = dyn_cast<AllocaInst>(&inst);
+        if (!alloca || alloca->use_empty() ||
+            !all_of(alloca->users(), [&](const User *user) {
+              return inRegion.contains(cast<Instruction>(user)->getParent());
+            }))
+          continue;
+        alloca->moveBefore(regionStart);
+        sunk.push_back(alloca);
+      }
+      CodeExtractorAnalysisCache cache(*function);
+      CodeExtractor extractor(region, &dominators, /*AggregateArgs=*/false,
+                              nullptr, nullptr, nullptr,
+                              /*AllowVarArgs=*/false, /*AllowAlloca=*/true,
+                              nullptr, "trig_reduction_slowpath");
+      Function *slowPath =
+          extractor.isEligible() ? extractor.extractCodeRegion(cache) : nullptr;
+      if (!slowPath) {
+        BasicBlock::iterator entryStart =
+            function->getEntryBlock().getFirstInsertionPt();
+        for (AllocaInst *alloca : sunk)
+          alloca->moveBefore(entryStart);
+        break;
+      }
+      BasicBlock::iterator newEntryStart =
+          slowPath->getEntryBlock().getFirstInsertionPt();
+      for (AllocaInst *alloca : sunk)
+        alloca->moveBefore(newEntryStart);
+      // libdevice's functions are alwaysinline, and the extractor copies
+      // that; the slow path is called, once per call site.
+      slowPath->removeFnAttr(Attribute::AlwaysInline);
+      slowPath->addFnAttr(Attribute::NoInline);
+      slowPath->addFnAttr(Attribute::Cold);
+      ++outlined;
+    }
+  }
+  return outlined;
+}
+
 Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(libdevicePath, /*IsText=*/false,
@@ -360,6 +507,7 @@ Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
   }
   if (Error err = diagnostics.takeError("link libdevice"))
     return err;
+  outlineTrigReductionSlowPaths(module);
   if (module.getModuleFlag("nvvm-reflect-ftz"))
     module.setModuleFlag(Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
   else

@@ -16,9 +16,12 @@
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -320,6 +323,153 @@ TEST_F(LLVMPipelines, NothingOmittedWithoutAList) {
   ASSERT_FALSE(
       errorText(optimizeModule(*module, *tm, 3, {}, &omitted)).size());
   EXPECT_TRUE(omitted.empty());
+}
+
+/// The shape of libdevice's float trig reduction (libdevice.10.bc's
+/// __nv_cosf, cut down): the fast path, a range check on |x|, and a slow
+/// path that loops over the table @__cudart_i2opi_f into a local array,
+/// joining the fast path before the polynomial. `@PRED@` is the range
+/// check's predicate, `@SLOWEXIT@` the slow path's last instruction.
+constexpr const char *kTrigIR = R"(
+@__cudart_i2opi_f = internal addrspace(1) global [6 x i32] [i32 1, i32 2, i32 3, i32 4, i32 5, i32 6]
+
+define internal float @trig(float %a) alwaysinline {
+entry:
+  %result = alloca [7 x i32], align 4
+  %scaled = fmul float %a, 0x3FE45F3060000000
+  %q = fptosi float %scaled to i32
+  %ax = call float @llvm.fabs.f32(float %a)
+  %big = fcmp @PRED@ float %ax, 1.056150e+05
+  br i1 %big, label %slow, label %join
+slow:
+  %bits = bitcast float %a to i32
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %slow ], [ %next, %loop ]
+  %hi = phi i32 [ 0, %slow ], [ %acc, %loop ]
+  %idx = sext i32 %i to i64
+  %word.p = getelementptr inbounds [6 x i32], ptr addrspace(1) @__cudart_i2opi_f, i64 0, i64 %idx
+  %word = load i32, ptr addrspace(1) %word.p, align 4
+  %prod = mul i32 %word, %bits
+  %acc = add i32 %prod, %hi
+  %slot = getelementptr inbounds [7 x i32], ptr %result, i64 0, i64 %idx
+  store i32 %acc, ptr %slot, align 4
+  %next = add nsw i32 %i, 1
+  %more = icmp slt i32 %next, 6
+  br i1 %more, label %loop, label %done
+done:
+  %top.p = getelementptr inbounds [7 x i32], ptr %result, i64 0, i64 5
+  %top = load i32, ptr %top.p, align 4
+  %r.slow = sitofp i32 %top to float
+  @SLOWEXIT@
+join:
+  %quadrant = phi i32 [ %q, %entry ], [ %top, %done ]
+  %r = phi float [ %scaled, %entry ], [ %r.slow, %done ]
+  %qf = sitofp i32 %quadrant to float
+  %y = fadd float %r, %qf
+  ret float %y
+}
+
+define ptx_kernel void @k(ptr addrspace(1) %p) {
+  %x = load float, ptr addrspace(1) %p
+  %y = call float @trig(float %x)
+  %z = call float @trig(float %y)
+  store float %z, ptr addrspace(1) %p
+  ret void
+}
+
+declare float @llvm.fabs.f32(float)
+)";
+
+std::unique_ptr<llvm::Module> parseTrig(llvm::LLVMContext &context,
+                                        llvm::StringRef pred,
+                                        llvm::StringRef slowExit) {
+  std::string text = kTrigIR;
+  text.replace(text.find("@PRED@"), 6, pred.str());
+  text.replace(text.find("@SLOWEXIT@"), 10, slowExit.str());
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(text, diagnostic, context);
+  EXPECT_TRUE(module) << diagnostic.getMessage().str();
+  return module;
+}
+
+std::string printed(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return text;
+}
+
+TEST(TrigSlowPath, OutlinedIntoANoinlineColdFunction) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module =
+      parseTrig(context, "oge", "br label %join");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(outlineTrigReductionSlowPaths(*module), 1u);
+  EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
+  llvm::Function *slowPath =
+      module->getFunction("trig.trig_reduction_slowpath");
+  ASSERT_TRUE(slowPath);
+  EXPECT_TRUE(slowPath->hasInternalLinkage());
+  EXPECT_TRUE(slowPath->hasFnAttribute(llvm::Attribute::NoInline));
+  EXPECT_TRUE(slowPath->hasFnAttribute(llvm::Attribute::Cold));
+  EXPECT_FALSE(slowPath->hasFnAttribute(llvm::Attribute::AlwaysInline));
+  // The local array moved into the slow path's entry block; the argument
+  // and the two results (quadrant, reduced value) cross the call.
+  auto arrayIn = [](llvm::Function &function) {
+    return llvm::count_if(function.getEntryBlock(), [](llvm::Instruction &i) {
+      auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&i);
+      return alloca && alloca->getAllocatedType()->isArrayTy();
+    });
+  };
+  EXPECT_EQ(arrayIn(*slowPath), 1);
+  llvm::Function *trig = module->getFunction("trig");
+  EXPECT_EQ(arrayIn(*trig), 0);
+  EXPECT_EQ(slowPath->arg_size(), 3u);
+  // The fast path stays in @trig, which is still alwaysinline, and reads
+  // no table; the slow path is called once, from the range check's block.
+  EXPECT_TRUE(trig->hasFnAttribute(llvm::Attribute::AlwaysInline));
+  unsigned calls = 0;
+  for (llvm::Instruction &inst : llvm::instructions(*trig))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+      calls += call->getCalledFunction() == slowPath;
+  EXPECT_EQ(calls, 1u);
+  EXPECT_EQ(module->getGlobalVariable("__cudart_i2opi_f", true)->getNumUses(),
+            1u);
+  // Nothing more to move on a second run.
+  EXPECT_EQ(outlineTrigReductionSlowPaths(*module), 0u);
+}
+
+TEST(TrigSlowPath, RegionsThatDoNotMatchAreLeftAsTheyAre) {
+  // The branch on `fcmp olt` enters the slow path on its "true" edge for
+  // small |x|: not a range check above the table's read.
+  // The slow path can return instead of joining the fast path.
+  // The table is not libdevice's.
+  struct Case {
+    const char *pred, *slowExit, *table;
+  } cases[] = {
+      {"olt", "br label %join", "__cudart_i2opi_f"},
+      {"oge",
+       "%neg = fcmp olt float %r.slow, 0.0\n"
+       "  br i1 %neg, label %bail, label %join\n"
+       "bail:\n"
+       "  ret float %r.slow",
+       "__cudart_i2opi_f"},
+      {"oge", "br label %join", "my_table"},
+  };
+  for (const Case &c : cases) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module =
+        parseTrig(context, c.pred, c.slowExit);
+    ASSERT_TRUE(module);
+    if (llvm::StringRef(c.table) != "__cudart_i2opi_f")
+      module->getGlobalVariable("__cudart_i2opi_f", true)->setName(c.table);
+    std::string before = printed(*module);
+    EXPECT_EQ(outlineTrigReductionSlowPaths(*module), 0u)
+        << c.pred << " / " << c.slowExit << " / " << c.table;
+    EXPECT_EQ(printed(*module), before);
+  }
 }
 
 } // namespace
