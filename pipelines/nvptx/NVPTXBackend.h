@@ -17,6 +17,7 @@
 #define KILN_PIPELINES_NVPTX_NVPTXBACKEND_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -28,6 +29,7 @@
 #include <vector>
 
 namespace llvm {
+class GlobalValue;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -202,13 +204,23 @@ llvm::Error linkLibdevice(llvm::Module &module, llvm::StringRef libdevicePath,
 /// into every float trig function; its double functions call a noinline
 /// `__internal_trig_reduction_slowpathd` instead. Inlined, each call site of
 /// a kernel carried its own copy: 8 of them made the Inductor cos kernel's
-/// PTX 1042 lines (599 outlined) and ptxas's work on it 371 M instructions
-/// (239 M). A slow path is the region dominated by the "true" successor of
-/// the nearest `fcmp oge|ogt x, constant` branch above a read of the table,
-/// with a single exit and no return; the results of the fast path are
-/// unchanged, and the slow path's are the same instructions. A module
-/// without the table, or a region that does not match, is left as it is.
-unsigned outlineTrigReductionSlowPaths(llvm::Module &module);
+/// PTX 883 lines (578 outlined, sm_90a with --ftz) and ptxas's work on it
+/// 290 M instructions (222 M).
+///
+/// Only functions and the table for which `fromLibdevice` is true are
+/// looked at (linkLibdevice passes what the link added, so a kernel's own
+/// functions, or its own global of the table's name, are left alone; the
+/// linker then names libdevice's table `__cudart_i2opi_f<N>`). A slow path
+/// is the region dominated by the "true" successor of the nearest
+/// `fcmp oge|ogt x, constant` branch above a read of the table, with a
+/// single exit and no return. The local array moves into the new function
+/// when the region is its only user; the Bessel functions share one array
+/// among several slow paths, so there its address is passed in. The results
+/// of the fast path are unchanged, and the slow path's are the same
+/// instructions. A function without such a region is left as it is.
+unsigned outlineTrigReductionSlowPaths(
+    llvm::Module &module,
+    llvm::function_ref<bool(const llvm::GlobalValue &)> fromLibdevice);
 
 /// Sets the triple and data layout of `tm` on `module`, the
 /// `nvvm-reflect-ftz` flag (if absent) and internalizes non-kernel functions

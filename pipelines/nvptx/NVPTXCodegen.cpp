@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -402,15 +403,26 @@ SmallVector<BasicBlock *> findTrigSlowPath(BasicBlock *use,
 
 } // namespace
 
-unsigned outlineTrigReductionSlowPaths(Module &module) {
-  GlobalVariable *table = module.getGlobalVariable(kTrigReductionTable,
-                                                   /*AllowInternal=*/true);
+unsigned outlineTrigReductionSlowPaths(
+    Module &module, function_ref<bool(const GlobalValue &)> fromLibdevice) {
+  // The linker renames libdevice's internal table (`__cudart_i2opi_f3`)
+  // when the kernel's module has a global of that name.
+  GlobalVariable *table = nullptr;
+  for (GlobalVariable &global : module.globals()) {
+    StringRef suffix = global.getName();
+    if (fromLibdevice(global) && suffix.consume_front(kTrigReductionTable) &&
+        all_of(suffix, isDigit)) {
+      table = &global;
+      break;
+    }
+  }
   if (!table)
     return 0;
   unsigned outlined = 0;
   SmallVector<Function *> functions;
   for (Function &function : module)
-    if (!function.isDeclaration() && !isKernel(function))
+    if (!function.isDeclaration() && !isKernel(function) &&
+        fromLibdevice(function))
       functions.push_back(&function);
   for (Function *function : functions) {
     // One region per round: extraction changes the function's CFG. The
@@ -495,6 +507,11 @@ Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
     return makeError("link libdevice: '" + libdevicePath +
                      "' is not LLVM bitcode: " +
                      toString(libdevice.takeError()));
+  // What the kernel's module defines itself, before libdevice joins it.
+  StringSet<> ownDefinitions;
+  for (const GlobalValue &value : module.global_values())
+    if (!value.isDeclaration())
+      ownDefinitions.insert(value.getName());
   // libdevice says nvptx64-nvidia-gpulibs; match the kernel module so the
   // linker does not warn about mixing triples and layouts.
   (*libdevice)->setTargetTriple(module.getTargetTriple());
@@ -507,7 +524,9 @@ Error linkLibdevice(Module &module, StringRef libdevicePath, bool ftz) {
   }
   if (Error err = diagnostics.takeError("link libdevice"))
     return err;
-  outlineTrigReductionSlowPaths(module);
+  outlineTrigReductionSlowPaths(module, [&](const GlobalValue &value) {
+    return !ownDefinitions.contains(value.getName());
+  });
   if (module.getModuleFlag("nvvm-reflect-ftz"))
     module.setModuleFlag(Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
   else
