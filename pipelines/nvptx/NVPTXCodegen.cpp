@@ -15,16 +15,16 @@
 #include "pipelines/common/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -406,12 +406,13 @@ SmallVector<BasicBlock *> findTrigSlowPath(BasicBlock *use,
 unsigned outlineTrigReductionSlowPaths(
     Module &module, function_ref<bool(const GlobalValue &)> fromLibdevice) {
   // The linker renames libdevice's internal table (`__cudart_i2opi_f3`)
-  // when the kernel's module has a global of that name.
+  // when the kernel's module has a global of that name, defined or only
+  // declared; the table is libdevice's definition.
   GlobalVariable *table = nullptr;
   for (GlobalVariable &global : module.globals()) {
     StringRef suffix = global.getName();
-    if (fromLibdevice(global) && suffix.consume_front(kTrigReductionTable) &&
-        all_of(suffix, isDigit)) {
+    if (!global.isDeclaration() && fromLibdevice(global) &&
+        suffix.consume_front(kTrigReductionTable) && all_of(suffix, isDigit)) {
       table = &global;
       break;
     }

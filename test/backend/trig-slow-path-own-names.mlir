@@ -4,7 +4,8 @@
 // and a function of its own with the same shape (a read of that table under
 // `fcmp oge x, constant`): the linker renames libdevice's table, whose slow
 // path in __nv_cosf is still outlined, and the kernel's own function is
-// left as it is.
+// left as it is. A global of that name that is only declared is not the
+// table either.
 // REQUIRES: ptxas, libdevice
 
 // RUN: rm -rf %t && kiln compile %s --target sm_90 -o %t > /dev/null
@@ -16,6 +17,15 @@
 // CHECK: define internal {{.*}}void @__nv_cosf.trig_reduction_slowpath(
 // CHECK: @[[TABLE]]
 // CHECK-NOT: @helper.trig_reduction_slowpath
+
+// Only a declaration of that name (Inputs/trig-table-declared.mlir): the
+// renamed libdevice table is still found and the slow path outlined.
+// RUN: rm -rf %t.decl && kiln compile %S/Inputs/trig-table-declared.mlir --target sm_90 -o %t.decl > /dev/null
+// RUN: FileCheck %s --check-prefix=DECL < %t.decl/declared_table.ll
+// DECL-DAG: @__cudart_i2opi_f = external
+// DECL-DAG: @[[TABLE:__cudart_i2opi_f[0-9]+]] = internal
+// DECL: define internal {{.*}}void @__nv_cosf.trig_reduction_slowpath(
+// DECL: @[[TABLE]]
 
 module attributes {kgpu.shared = 0 : i32} {
   llvm.func @__nv_cosf(f32) -> f32
