@@ -297,6 +297,81 @@ SmallVector<int64_t> convertLayoutStrides(RankedTensorType src,
   return strides;
 }
 
+/// Bits of the byte offsets (index times `bytes`) a thread's base index along
+/// `dim` of `layout` can set (getThreadBaseTerms), or nullopt where a term's
+/// values are not a power-of-two range at a power-of-two multiplier, or two
+/// terms share bits (their sum could carry).
+std::optional<uint64_t> threadBaseByteBits(Attribute layout, unsigned dim,
+                                           unsigned bytes) {
+  uint64_t mask = 0;
+  for (const kgpu::BaseTerm &t : kgpu::getThreadBaseTerms(layout)[dim]) {
+    if (t.modulus <= 1)
+      continue;
+    uint64_t step = uint64_t(t.multiplier) * bytes;
+    if (!llvm::isPowerOf2_64(t.modulus) || !llvm::isPowerOf2_64(step))
+      return std::nullopt;
+    uint64_t bits = (uint64_t(t.modulus) - 1) * step;
+    if (mask & bits)
+      return std::nullopt;
+    mask |= bits;
+  }
+  return mask;
+}
+
+/// Row bytes of a kgpu.convert_layout whose buffer rows are split into two
+/// planes of 16-byte chunks, or 0 where the conversion keeps plain padded
+/// rows (convertLayoutStrides). Chunk k of a row (bytes 16k to 16k + 15)
+/// sits in plane k % 2 at position k / 2; each plane is followed by 16
+/// bytes of padding, so a row takes the padded row's rowBytes + 32 bytes.
+///
+/// For an f32 mma accumulator read back by a blocked layout whose threads
+/// hold 8 consecutive f32 of a row (32 bytes, two 16-byte loads), with 8 or
+/// more lanes along the row: in a plain row, the 8 lanes of a load's phase
+/// read chunks 0, 2, ..., 14, and chunks 8 apart share banks (a 2-way
+/// conflict on every load: triton_mm.26SCPAPX's epilogue, 32768 conflicts
+/// in 65536 wavefronts, ncu on the H200). In planes the same 8 lanes read 8
+/// consecutive chunks. The accumulator's pair stores (lanes 4i to 4i + 3:
+/// 32 bytes of row i, chunks 2j and 2j + 1) stay conflict-free: row i
+/// starts 32 * i bytes along the banks (padding) and its two chunks land 16
+/// bytes apart (the plane padding).
+///
+/// The chunk of a thread's element is its base's chunk plus a constant's
+/// only where the two share no bits; then each address is still one
+/// per-thread pointer plus a constant (chunkPlaneOffset is additive over
+/// disjoint bits). Both layouts are checked for that.
+int64_t chunkPlaneRowBytes(RankedTensorType src, RankedTensorType dst,
+                           unsigned bytes, bool padded, int64_t smemOffset) {
+  if (!padded || bytes != 4 || src.getRank() != 2 ||
+      !kgpu::isMmaV2(src.getEncoding()) || smemOffset % 16 != 0)
+    return 0;
+  int64_t rowBytes = src.getDimSize(1) * bytes;
+  auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(dst.getEncoding());
+  if (rowBytes % 128 != 0 || !blocked || blocked.getOrder()[0] != 1 ||
+      blocked.getSizePerThread()[1] * bytes != 32 ||
+      blocked.getThreadsPerWarp()[1] < 8)
+    return 0;
+  for (Attribute layout : {src.getEncoding(), dst.getEncoding()}) {
+    if (layoutWraps(layout, src.getShape()))
+      return 0;
+    std::optional<uint64_t> thread = threadBaseByteBits(layout, 1, bytes);
+    if (!thread)
+      return 0;
+    uint64_t constant = 0;
+    for (const auto &off : kgpu::getElemOffsets(layout, src.getShape()))
+      constant |= uint64_t(off[1]) * bytes;
+    if (*thread & constant)
+      return 0;
+  }
+  return rowBytes;
+}
+
+/// Byte offset within a row of chunk planes (chunkPlaneRowBytes) of the
+/// logical row byte `x`: chunk x / 16 in plane (x / 16) % 2 at position
+/// x / 32, planes rowBytes / 2 + 16 bytes apart.
+int64_t chunkPlaneOffset(int64_t x, int64_t rowBytes) {
+  return ((x >> 4) & 1) * (rowBytes / 2 + 16) + ((x >> 5) << 4) + (x & 15);
+}
+
 /// Whether the accumulator layout `acc` of `op` (a tt.dot or kgpu.local_dot,
 /// `what` in the error) tiles its N-column result the way the tensor-core
 /// lowerings read B: an mma layout whose warps hold 16 x W tiles with W > 8
@@ -353,12 +428,57 @@ Value offsetPointer(OpBuilder &b, Location loc, Value ptr, Type elem,
 /// instead of an index computed per element, which LLVM's straight-line
 /// strength reduction would otherwise have to rediscover, at a cost
 /// quadratic in the number of such addresses.
+///
+/// With `planeRowBytes` (chunkPlaneRowBytes, which checked that `layout`
+/// does not wrap and that a thread's column bytes and its constants share no
+/// bits), a rank-2 tensor's rows of `strides[0]` elements hold their columns
+/// in chunk planes (chunkPlaneOffset).
 SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
                                     const Lowering &l, Attribute layout,
                                     ArrayRef<int64_t> shape,
                                     ArrayRef<int64_t> strides,
-                                    int64_t byteOffset, Type mem) {
+                                    int64_t byteOffset, Type mem,
+                                    int64_t planeRowBytes = 0) {
   SmallVector<Value> addresses;
+  if (planeRowBytes) {
+    assert(shape.size() == 2 && strides[1] == 1 &&
+           !layoutWraps(layout, shape) && "chunk planes: checked layouts only");
+    int64_t bytes = mem.getIntOrFloatBitWidth() / 8, rowStride = strides[0] * bytes;
+    auto [lane, warp] = laneAndWarp(b, loc, l);
+    auto terms = kgpu::getThreadBaseTerms(layout);
+    auto sum = [&](ArrayRef<kgpu::BaseTerm> dimTerms) {
+      Value v = i32Const(b, loc, 0);
+      for (const kgpu::BaseTerm &t : dimTerms)
+        v = LLVM::AddOp::create(b, loc, v, baseTermValue(b, loc, lane, warp, t));
+      return v;
+    };
+    // The thread's column bytes x, placed as chunkPlaneOffset places them.
+    Value x = LLVM::MulOp::create(b, loc, sum(terms[1]), i32Const(b, loc, bytes));
+    Value plane = LLVM::AndOp::create(
+        b, loc, LLVM::LShrOp::create(b, loc, x, i32Const(b, loc, 4)),
+        i32Const(b, loc, 1));
+    Value col = LLVM::AddOp::create(
+        b, loc,
+        LLVM::MulOp::create(b, loc, plane,
+                            i32Const(b, loc, planeRowBytes / 2 + 16)),
+        LLVM::AddOp::create(
+            b, loc,
+            LLVM::ShlOp::create(
+                b, loc, LLVM::LShrOp::create(b, loc, x, i32Const(b, loc, 5)),
+                i32Const(b, loc, 4)),
+            LLVM::AndOp::create(b, loc, x, i32Const(b, loc, 15))));
+    Value lin = LLVM::AddOp::create(
+        b, loc,
+        LLVM::MulOp::create(b, loc, sum(terms[0]), i32Const(b, loc, rowStride)),
+        col);
+    Type i8 = b.getI8Type();
+    Value base = smemAddress(b, loc, l, byteOffset, i8, lin);
+    for (const auto &off : kgpu::getElemOffsets(layout, shape))
+      addresses.push_back(offsetPointer(
+          b, loc, base, i8,
+          off[0] * rowStride + chunkPlaneOffset(off[1] * bytes, planeRowBytes)));
+    return addresses;
+  }
   if (layoutWraps(layout, shape)) {
     for (auto &idx : emitIndices(b, loc, l, layout, shape)) {
       Value lin = i32Const(b, loc, 0);
@@ -3926,9 +4046,12 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     unsigned bytes = bitWidth(mem) / 8;
     SmallVector<int64_t> strides =
         convertLayoutStrides(src, bytes, op->hasAttr(kPaddedRowsAttr));
+    int64_t planeRowBytes =
+        chunkPlaneRowBytes(src, dst, bytes, op->hasAttr(kPaddedRowsAttr),
+                           offsetAttr.getInt());
     SmallVector<Value> addrs =
         elementAddresses(rewriter, loc, l, src.getEncoding(), src.getShape(),
-                         strides, offsetAttr.getInt(), mem);
+                         strides, offsetAttr.getInt(), mem, planeRowBytes);
     if (l.smemShared || inLoop(op))
       l.target->barrier(rewriter, loc);
     // An mma.sync-layout source holds its elements in pairs of adjacent
@@ -3958,7 +4081,7 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     // for stores).
     SmallVector<Value> dstAddrs =
         elementAddresses(rewriter, loc, l, dst.getEncoding(), dst.getShape(),
-                         strides, offsetAttr.getInt(), mem);
+                         strides, offsetAttr.getInt(), mem, planeRowBytes);
     SmallVector<unsigned> starts;
     unsigned vec = 1;
     if (fastestDim(dst.getEncoding()) == dst.getRank() - 1 &&
