@@ -443,17 +443,20 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
   if (planeRowBytes) {
     assert(shape.size() == 2 && strides[1] == 1 &&
            !layoutWraps(layout, shape) && "chunk planes: checked layouts only");
-    int64_t bytes = mem.getIntOrFloatBitWidth() / 8, rowStride = strides[0] * bytes;
+    int64_t bytes = mem.getIntOrFloatBitWidth() / 8;
+    int64_t rowStride = strides[0] * bytes;
     auto [lane, warp] = laneAndWarp(b, loc, l);
     auto terms = kgpu::getThreadBaseTerms(layout);
     auto sum = [&](ArrayRef<kgpu::BaseTerm> dimTerms) {
       Value v = i32Const(b, loc, 0);
       for (const kgpu::BaseTerm &t : dimTerms)
-        v = LLVM::AddOp::create(b, loc, v, baseTermValue(b, loc, lane, warp, t));
+        v = LLVM::AddOp::create(b, loc, v,
+                                baseTermValue(b, loc, lane, warp, t));
       return v;
     };
     // The thread's column bytes x, placed as chunkPlaneOffset places them.
-    Value x = LLVM::MulOp::create(b, loc, sum(terms[1]), i32Const(b, loc, bytes));
+    Value x =
+        LLVM::MulOp::create(b, loc, sum(terms[1]), i32Const(b, loc, bytes));
     Value plane = LLVM::AndOp::create(
         b, loc, LLVM::LShrOp::create(b, loc, x, i32Const(b, loc, 4)),
         i32Const(b, loc, 1));
@@ -473,10 +476,11 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
         col);
     Type i8 = b.getI8Type();
     Value base = smemAddress(b, loc, l, byteOffset, i8, lin);
-    for (const auto &off : kgpu::getElemOffsets(layout, shape))
-      addresses.push_back(offsetPointer(
-          b, loc, base, i8,
-          off[0] * rowStride + chunkPlaneOffset(off[1] * bytes, planeRowBytes)));
+    for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
+      int64_t c = off[0] * rowStride +
+                  chunkPlaneOffset(off[1] * bytes, planeRowBytes);
+      addresses.push_back(offsetPointer(b, loc, base, i8, c));
+    }
     return addresses;
   }
   if (layoutWraps(layout, shape)) {
