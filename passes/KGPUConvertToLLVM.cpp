@@ -445,18 +445,9 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
            !layoutWraps(layout, shape) && "chunk planes: checked layouts only");
     int64_t bytes = mem.getIntOrFloatBitWidth() / 8;
     int64_t rowStride = strides[0] * bytes;
-    auto [lane, warp] = laneAndWarp(b, loc, l);
-    auto terms = kgpu::getThreadBaseTerms(layout);
-    auto sum = [&](ArrayRef<kgpu::BaseTerm> dimTerms) {
-      Value v = i32Const(b, loc, 0);
-      for (const kgpu::BaseTerm &t : dimTerms)
-        v = LLVM::AddOp::create(b, loc, v,
-                                baseTermValue(b, loc, lane, warp, t));
-      return v;
-    };
+    SmallVector<Value> base = threadBaseIndices(b, loc, l, layout);
     // The thread's column bytes x, placed as chunkPlaneOffset places them.
-    Value x =
-        LLVM::MulOp::create(b, loc, sum(terms[1]), i32Const(b, loc, bytes));
+    Value x = LLVM::MulOp::create(b, loc, base[1], i32Const(b, loc, bytes));
     Value plane = LLVM::AndOp::create(
         b, loc, LLVM::LShrOp::create(b, loc, x, i32Const(b, loc, 4)),
         i32Const(b, loc, 1));
@@ -472,14 +463,14 @@ SmallVector<Value> elementAddresses(OpBuilder &b, Location loc,
             LLVM::AndOp::create(b, loc, x, i32Const(b, loc, 15))));
     Value lin = LLVM::AddOp::create(
         b, loc,
-        LLVM::MulOp::create(b, loc, sum(terms[0]), i32Const(b, loc, rowStride)),
+        LLVM::MulOp::create(b, loc, base[0], i32Const(b, loc, rowStride)),
         col);
     Type i8 = b.getI8Type();
-    Value base = smemAddress(b, loc, l, byteOffset, i8, lin);
+    Value ptr = smemAddress(b, loc, l, byteOffset, i8, lin);
     for (const auto &off : kgpu::getElemOffsets(layout, shape)) {
       int64_t c = off[0] * rowStride +
                   chunkPlaneOffset(off[1] * bytes, planeRowBytes);
-      addresses.push_back(offsetPointer(b, loc, base, i8, c));
+      addresses.push_back(offsetPointer(b, loc, ptr, i8, c));
     }
     return addresses;
   }
