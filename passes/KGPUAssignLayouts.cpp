@@ -630,13 +630,6 @@ struct KGPUAssignLayouts
       // (Without a tensor-core dot, no store is isolated in the first
       // round: a CUDA-core dot's operand load gets its own index
       // computations from the start.)
-      if ((loadInMmaGroup || operandLoadShared) &&
-          (isolationRound > 0 || mmaOf.empty()) && !indicesRematerialized) {
-        indicesRematerialized = true;
-        giveEachUseACopy(fn, isIndexComputation);
-        changed = true;
-        return success();
-      }
       SmallVector<Operation *> accesses;
       fn.walk([&](tt::StoreOp store) {
         if (inMmaGroup(store.getValue()))
@@ -647,6 +640,22 @@ struct KGPUAssignLayouts
           if (inMmaGroup(load.getResult()))
             accesses.push_back(load);
         });
+      // The first grouping isolates the accumulator group's accesses
+      // before anything else, unless it has none (an epilogue that
+      // already leaves the accumulator through the loop-exit conversion
+      // above): then an operand load shared with another access is dealt
+      // with now, or it would keep the group's layout. (cp_biasres 32x128:
+      // A's 32x64 tile in the epilogue's 32x128 layout, 16 lanes along a
+      // row of 8-element vectors, so half the lanes copied the other
+      // half's columns again.)
+      if ((loadInMmaGroup || operandLoadShared) &&
+          (isolationRound > 0 || mmaOf.empty() || accesses.empty()) &&
+          !indicesRematerialized) {
+        indicesRematerialized = true;
+        giveEachUseACopy(fn, isIndexComputation);
+        changed = true;
+        return success();
+      }
       for (Operation *op : accesses) {
         OpBuilder builder(op);
         if (auto store = dyn_cast<tt::StoreOp>(op)) {
