@@ -606,8 +606,20 @@ struct KGPUAssignLayouts
         Value leader = leaderOf(load.getResult());
         if (!leader || mmaOf.count(leader))
           return;
-        if (!feedsDotOperand(load, /*throughTrans=*/true))
+        if (!feedsDotOperand(load, /*throughTrans=*/true)) {
+          // Any other load whose tile the group's layout would spread
+          // over more lanes than it has elements along some dimension
+          // (longer than 1: a broadcast row or column is cheap to load
+          // in every lane): a dot operand computed from loaded tiles (an
+          // activation applied to A before the dot) shares the index
+          // computations of the other operand and of the epilogue, and
+          // each thread then loads and computes its elements twice or
+          // more.
+          operandLoadShared |= splitsTile(
+              chooseBlocked(ctx, classes, leader, accessInfo),
+              load.getResult());
           return;
+        }
         auto shape = cast<RankedTensorType>(load.getType()).getShape();
         const auto &others = accessTypes[leader];
         // Without a tensor-core dot the accumulator's group is blocked
@@ -1055,6 +1067,24 @@ struct KGPUAssignLayouts
          ++it)
       if (isa_and_nonnull<tt::LoadOp>((*it).getDefiningOp()))
         return true;
+    return false;
+  }
+
+  /// Whether the CTA tile of the blocked `layout` is longer than `v`'s
+  /// tensor along a dimension where the tensor is longer than 1 (some
+  /// element held by several threads, other than by broadcast).
+  static bool splitsTile(Attribute layout, Value v) {
+    auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(layout);
+    if (!blocked)
+      return false;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+    for (auto [d, size] : llvm::enumerate(shape)) {
+      int64_t tile = int64_t(blocked.getSizePerThread()[d]) *
+                     blocked.getThreadsPerWarp()[d] *
+                     blocked.getWarpsPerCTA()[d];
+      if (size > 1 && tile > size)
+        return true;
+    }
     return false;
   }
 
