@@ -1070,21 +1070,15 @@ struct KGPUAssignLayouts
     return false;
   }
 
-  /// Whether the CTA tile of the blocked `layout` is longer than `v`'s
-  /// tensor along a dimension where the tensor is longer than 1 (some
+  /// Whether the CTA tile of `layout` (kgpu::getTileShape) is longer than
+  /// `v`'s tensor along a dimension where the tensor is longer than 1 (some
   /// element held by several threads, other than by broadcast).
   static bool splitsTile(Attribute layout, Value v) {
-    auto blocked = dyn_cast<kgpu::BlockedEncodingAttr>(layout);
-    if (!blocked)
-      return false;
     ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
-    for (auto [d, size] : llvm::enumerate(shape)) {
-      int64_t tile = int64_t(blocked.getSizePerThread()[d]) *
-                     blocked.getThreadsPerWarp()[d] *
-                     blocked.getWarpsPerCTA()[d];
-      if (size > 1 && tile > size)
+    SmallVector<int64_t> tile = kgpu::getTileShape(layout);
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (size > 1 && tile[d] > size)
         return true;
-    }
     return false;
   }
 
