@@ -417,6 +417,25 @@ struct KGPUAssignLayouts
           result.replaceAllUsesExcept(cvt, cvt);
         }
       });
+    // register-a: the loaded tiles a wgmma dot's A is computed from leave
+    // their loads through a conversion (see registerALayout).
+    if (hasMmaDot)
+      fn.walk([&](tt::DotOp dot) {
+        SmallVector<Operation *> roots;
+        if (!registerALayout(dot, roots))
+          return;
+        for (Operation *root : roots) {
+          auto load = dyn_cast<tt::LoadOp>(root);
+          if (!load)
+            continue;
+          OpBuilder b(load);
+          b.setInsertionPointAfter(load);
+          Value r = load.getResult();
+          auto cvt =
+              kgpu::ConvertLayoutOp::create(b, load.getLoc(), r.getType(), r);
+          r.replaceAllUsesExcept(cvt, cvt);
+        }
+      });
     indicesRematerialized = false;
     // Stores first: a store's pointers often share index tensors with a
     // load's, so only what still shares the accumulator's group after the
@@ -544,6 +563,21 @@ struct KGPUAssignLayouts
     }
     if (chainDotsOption)
       chainDots(ctx, classes, dots, mmaOf);
+    // register-a: A's group takes the accumulator's layout (wgmma's A
+    // fragments are an m64nK accumulator's registers, as attention's P).
+    for (tt::DotOp dot : dots) {
+      SmallVector<Operation *> roots;
+      Attribute mma = registerALayout(dot, roots);
+      if (!mma || !llvm::all_of(roots, [](Operation *op) {
+            return isa<kgpu::ConvertLayoutOp>(op);
+          }))
+        continue;
+      Value aGroup = classes.getLeaderValue(dot.getA()),
+            accGroup = classes.getLeaderValue(dot.getD());
+      if (aGroup != accGroup && !mmaOf.count(aGroup) &&
+          mmaOf.lookup(accGroup) == mma)
+        mmaOf[aGroup] = mma;
+    }
     if (isolateAccesses && !dots.empty()) {
       auto inMmaGroup = [&](Value v) {
         return isTensor(v) && classes.contains(v) &&
@@ -993,6 +1027,86 @@ struct KGPUAssignLayouts
                b = operandLoad(dot.getB(), /*allowTrans=*/true);
     return a && b && a->getBlock() == dot->getBlock() &&
            b->getBlock() == dot->getBlock();
+  }
+
+  /// register-a (the option): the wgmma accumulator layout `dot` takes
+  /// where the loop computes its A from loaded tiles, null otherwise; then
+  /// `roots` holds each such tile's tt.load, or the kgpu.convert_layout
+  /// that already follows it. It must hold that:
+  /// - mma-version is 3 and `dot` is the loop-carried dot wgmma computes
+  ///   with the warps along M only (not split along N), 16-bit A;
+  /// - B is a tt.load in the loop body (through tt.trans [1, 0] or not),
+  ///   and A is not (the pipelined K loop's case);
+  /// - the ops from the tiles to A are in the body: elementwise ops,
+  ///   broadcasts, splats and constants, with expand_dims' lower-rank
+  ///   operands and values defined before the loop as further inputs;
+  ///   the tiles are tt.loads through tensors of pointers of A's shape,
+  ///   at least one.
+  /// The conversion after each tile's load leaves its pointers, masks and
+  /// copies a coalesced blocked layout; kgpu-pipeline-dot-loops turns
+  /// load and conversion into a cp.async copy and a kgpu.local_load.
+  Attribute registerALayout(tt::DotOp dot, SmallVectorImpl<Operation *> &roots) {
+    roots.clear();
+    if (!registerA || mmaVersion != 3 || threadsPerWarp != 32)
+      return {};
+    Block *body = dot->getBlock();
+    RankedTensorType aT = dot.getA().getType();
+    if (aT.getRank() != 2 ||
+        !(aT.getElementType().isF16() || aT.getElementType().isBF16()) ||
+        !isa<scf::ForOp>(dot->getParentOp()))
+      return {};
+    MmaChoice choice = mmaChoiceFor(dot);
+    auto mma = dyn_cast_or_null<kgpu::MmaEncodingAttr>(choice.layout);
+    if (!mma || choice.wgmmaSplitN || mma.getWarpsPerCTA()[1] != 1 ||
+        !wgmmaComputes(dot, numWarps) || !isLoopCarriedDot(dot))
+      return {};
+    tt::LoadOp b = operandLoad(dot.getB(), /*allowTrans=*/true);
+    if (!b || b->getBlock() != body ||
+        operandLoad(dot.getA(), /*allowTrans=*/false))
+      return {};
+    auto isTile = [&](tt::LoadOp load) {
+      return load && load->getBlock() == body && !load.getIsVolatile() &&
+             isa<RankedTensorType>(load.getPtr().getType()) &&
+             cast<RankedTensorType>(load.getType()).getShape() ==
+                 aT.getShape();
+    };
+    SmallVector<Value> work = {dot.getA()};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!isTensor(v) || !seen.insert(v).second)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return {}; // an iteration argument, or the loop's
+      if (def->getBlock() != body || isa<tt::ExpandDimsOp>(def))
+        continue;
+      if (auto load = dyn_cast<tt::LoadOp>(def)) {
+        if (isTile(load))
+          roots.push_back(load);
+        continue; // a smaller tile (a [1, K] scale) loads in A's layout
+      }
+      if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(def)) {
+        if (!isTile(cvt.getSrc().getDefiningOp<tt::LoadOp>()))
+          return {};
+        roots.push_back(cvt);
+        continue;
+      }
+      bool elementwise =
+          def->getNumResults() == 1 &&
+          (isa<tt::BroadcastOp, tt::SplatOp, tt::FpToFpOp, tt::BitcastOp,
+               tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
+               tt::MulhiUIOp, tt::ExternElementwiseOp>(def) ||
+           (def->getNumRegions() == 0 &&
+            isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+                def->getDialect())));
+      if (!elementwise)
+        return {};
+      llvm::append_range(work, def->getOperands());
+    }
+    if (roots.empty())
+      return {};
+    return mma;
   }
 
   /// Whether `dot` is the only tt.dot of an scf.for body and its

@@ -2806,7 +2806,8 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
                                      ArrayRef<Value> aRegs, Value bStart,
                                      bool bKMajor, bool aMMajor = false,
                                      bool zeroAcc = false,
-                                     bool blockMajor = false) {
+                                     bool blockMajor = false,
+                                     bool tieAFirst = false) {
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   // The columns one wgmma computes: all of N, or with warps along N too the
   // warpgroup's part (`bStart` at it; the strides are the whole tile's).
@@ -2861,8 +2862,8 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
          "wgmma with A in registers: 16-bit A");
   // A in registers: the four .b32 registers of (block, K step), packed
   // next to its wgmma, or all before the fence (packFirst).
-  bool packFirst =
-      !aRegs.empty() && packRegisterAFirst(accIn.size(), aRegs.size());
+  bool packFirst = !aRegs.empty() &&
+                   (tieAFirst || packRegisterAFirst(accIn.size(), aRegs.size()));
   auto packA = [&](int64_t blk, int64_t k0) {
     SmallVector<Value, 4> regs;
     int64_t kk = k0 / 16;
@@ -2889,7 +2890,20 @@ SmallVector<Value> emitWgmmaMultiply(ConversionPatternRewriter &rewriter,
       packed.push_back(packA(blk, k0));
     }
   int64_t stepsPerGroup = registerAStepsInFlight(blocks);
-  NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  if (tieAFirst && !packed.empty()) {
+    // The fence ties every packed A register (kWgmmaPackAFirstAttr).
+    SmallVector<Value> flat;
+    for (ArrayRef<Value> regs : packed)
+      llvm::append_range(flat, regs);
+    SmallVector<Value> tied =
+        tiedAsm(rewriter, loc, flat, "wgmma.fence.sync.aligned;");
+    size_t at = 0;
+    for (SmallVector<Value, 4> &regs : packed)
+      for (Value &r : regs)
+        r = tied[at++];
+  } else {
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+  }
   // Through descriptors, the wgmmas go out as inline asm statements of up
   // to kWgmmaKStepsPerStatement K steps (emitWgmmaGroup). With A in
   // registers each is a statement of its own, packed next to its
@@ -3971,7 +3985,7 @@ struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
         rewriter, loc, mma, cast<RankedTensorType>(op.getAType()),
         cast<RankedTensorType>(op.getBType()), accIn, aStart, aRegs, bStart,
         op.getBKMajor(), op.getAMMajor(), isZeroAccumulator(op.getAcc()),
-        op->hasAttr(kWgmmaBlockMajorAttr));
+        op->hasAttr(kWgmmaBlockMajorAttr), op->hasAttr(kWgmmaPackAFirstAttr));
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getNoWait())
       NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);

@@ -151,6 +151,20 @@ struct SlotLoopPlan {
   /// conversions, transposes, reductions across warps): the slots take a
   /// region of their own (kOwnSharedMemoryAttr).
   bool ownRegion = false;
+  /// A tile the loop loads and converts to the dot's accumulator layout,
+  /// from which it computes the dot's A (kgpu-assign-layouts' register-a):
+  /// copied into slots of its own with B, rows padded by 16 bytes, and read
+  /// back in that layout (kgpu.local_load) instead.
+  struct StagedTile {
+    kgpu::ConvertLayoutOp convert;
+    tt::LoadOp load;
+    int64_t rowStride = 0, slotBytes = 0, offset = 0;
+  };
+  SmallVector<StagedTile> staged;
+  /// With staged tiles and pointers carried by the loop, the pure ops that
+  /// compute the carried arguments' next values, in body order: the loop
+  /// then carries those arguments' values slots - 1 iterations ahead too.
+  SmallVector<Operation *> nextOps;
 };
 
 /// A loop with a tensor-core dot that neither plan above takes (an operand
@@ -269,8 +283,15 @@ struct KGPUPipelineDotLoops
         continue;
       if (std::optional<LoopPlan> plan = matchLoop(loop))
         rewrite(loop, *plan);
-      else if (std::optional<SlotLoopPlan> slots = matchSlotLoop(loop))
-        rewriteSlotLoop(loop, *slots);
+      else if (std::optional<SlotLoopPlan> slots = matchSlotLoop(loop)) {
+        bool staged = !slots->staged.empty();
+        scf::ForOp slotLoop = rewriteSlotLoop(loop, *slots);
+        // What staging left in registers (a vector of per-K scales).
+        if (staged)
+          if (std::optional<PrefetchPlan> small =
+                  matchPrefetchLoop(slotLoop, Budget::Small))
+            rewritePrefetchLoop(slotLoop, *small);
+      }
       else if (std::optional<PrefetchPlan> prefetch = matchPrefetchLoop(loop))
         rewritePrefetchLoop(loop, *prefetch);
       else if (std::optional<PrefetchPlan> staged =
@@ -373,10 +394,17 @@ struct KGPUPipelineDotLoops
       }
       // A staged loop's own copies (rewriteStagedLoop) touch only its
       // slots.
+      // (A slot loop's multiply too: kgpu.local_dot and its wait.)
       if (budget == Budget::Small &&
           isa<kgpu::AsyncWaitOp, kgpu::AsyncCopyOp, kgpu::AsyncCommitGroupOp,
-              kgpu::LocalLoadOp>(op))
+              kgpu::LocalLoadOp, kgpu::LocalDotOp, kgpu::WgmmaWaitOp,
+              kgpu::BarrierOp>(op)) {
+        if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
+          mmaDot = true;
+          accRegs += tensorRegisters(localDot.getType());
+        }
         continue;
+      }
       if (!isMemoryEffectFree(&op))
         return std::nullopt;
     }
@@ -1163,6 +1191,29 @@ struct KGPUPipelineDotLoops
     return next;
   }
 
+  /// `cvt` as a tile matchSlotLoop can stage (SlotLoopPlan::StagedTile):
+  /// a 2-D tile the body loads (not volatile, `other` zero or absent,
+  /// copied along its rows: copyWidth), used only by `cvt`, which converts
+  /// it to an mma layout.
+  static std::optional<SlotLoopPlan::StagedTile>
+  stageableTile(kgpu::ConvertLayoutOp cvt) {
+    auto load = cvt.getSrc().getDefiningOp<tt::LoadOp>();
+    if (!load || load->getBlock() != cvt->getBlock() ||
+        !load->hasOneUse() || load.getIsVolatile() ||
+        !isZeroOrAbsent(load.getOther()) ||
+        !kgpu::isMmaV2(cvt.getType().getEncoding()) ||
+        !kgpu::LocalLoadOp::readsElementType(
+            cvt.getType().getElementType()))
+      return std::nullopt;
+    AxisInfoAnalysis axisInfo;
+    if (!copyWidth(load, axisInfo))
+      return std::nullopt;
+    SlotLoopPlan::StagedTile tile;
+    tile.convert = cvt;
+    tile.load = load;
+    return tile;
+  }
+
   /// The loops of attention (sm_90a, `wgmma`): every tt.dot of the body is one
   /// wgmma computes (accumulator warps along M only, wgmmaFits) whose B is a
   /// tile the body loads (used only by the dot, directly or through tt.trans
@@ -1199,6 +1250,11 @@ struct KGPUPipelineDotLoops
           plan.ownRegion = true;
         continue;
       }
+      if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op))
+        if (std::optional<SlotLoopPlan::StagedTile> tile = stageableTile(cvt)) {
+          plan.staged.push_back(*tile);
+          continue;
+        }
       // Ops that move data through shared memory (a tt.trans feeding a
       // dot's B is checked with the dot, and goes away).
       if (isa<kgpu::ConvertLayoutOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
@@ -1222,6 +1278,12 @@ struct KGPUPipelineDotLoops
     }
     if (plan.dots.empty())
       return std::nullopt;
+    // Staged tiles: one dot, whose accumulator layout they convert to.
+    for (SlotLoopPlan::StagedTile tile : plan.staged)
+      if (plan.dots.size() != 1 ||
+          tile.convert.getType().getEncoding() !=
+              plan.dots.front().dot.getType().getEncoding())
+        return std::nullopt;
     AxisInfoAnalysis axisInfo;
     for (SlotDot &sd : plan.dots) {
       tt::DotOp dot = sd.dot;
@@ -1278,6 +1340,11 @@ struct KGPUPipelineDotLoops
       if (sd.bLoad.getMask())
         ptrs.push_back(sd.bLoad.getMask());
     }
+    for (SlotLoopPlan::StagedTile tile : plan.staged) {
+      ptrs.push_back(tile.load.getPtr());
+      if (tile.load.getMask())
+        ptrs.push_back(tile.load.getMask());
+    }
     if (!collectBodySlice(
             body, ptrs, [&](Operation *op) { return movable(op, true); },
             ptrOps, &carried))
@@ -1292,11 +1359,25 @@ struct KGPUPipelineDotLoops
             body, next, [&](Operation *op) { return movable(op, false); },
             moved, /*carried=*/nullptr))
       return std::nullopt;
+    // With staged tiles, the carried arguments' next values from pure ops
+    // only (they are computed slots - 1 iterations ahead; a scalar load
+    // there could read past the loop's data).
+    llvm::SetVector<Operation *> nextOps;
+    if (!plan.staged.empty() && !carried.empty() &&
+        !collectBodySlice(
+            body, next,
+            [&](Operation *op) {
+              return op->getNumRegions() == 0 && isPure(op);
+            },
+            nextOps, /*carried=*/nullptr))
+      return std::nullopt;
     for (Operation &op : body->without_terminator()) {
       if (ptrOps.contains(&op))
         plan.ptrOps.push_back(&op);
       if (moved.contains(&op))
         plan.moved.push_back(&op);
+      if (nextOps.contains(&op))
+        plan.nextOps.push_back(&op);
     }
     plan.carried.assign(carried.begin(), carried.end());
     // Shared memory: each loop-invariant A once, then the slots of each B,
@@ -1329,7 +1410,18 @@ struct KGPUPipelineDotLoops
     // Not where the slots take a region of their own (ownRegion): the
     // bytes below it, which other ops of the body use, are known only
     // when kgpu-convert-to-llvm lays out shared memory.
-    plan.slots = plan.carried.empty() && !plan.ownRegion
+    // With staged tiles, the carried arguments' values of iteration
+    // i + S - 1 are carried too (nextOps).
+    for (SlotLoopPlan::StagedTile &tile : plan.staged) {
+      auto t = cast<RankedTensorType>(tile.load.getType());
+      unsigned bits = t.getElementTypeBitWidth();
+      tile.rowStride = getPaddedRowStride(t.getDimSize(1), bits);
+      tile.slotBytes =
+          llvm::alignTo(t.getDimSize(0) * tile.rowStride * bits / 8, 128);
+      slotBytes += tile.slotBytes;
+    }
+    plan.slots = (plan.carried.empty() || !plan.staged.empty()) &&
+                         !plan.ownRegion
                      ? std::max<int64_t>(numStages, 2)
                      : 2;
     while (plan.slots > 2 &&
@@ -1338,6 +1430,10 @@ struct KGPUPipelineDotLoops
     for (SlotDot &sd : plan.dots) {
       sd.bOffset = plan.bytes;
       plan.bytes += plan.slots * sd.bSlotBytes;
+    }
+    for (SlotLoopPlan::StagedTile &tile : plan.staged) {
+      tile.offset = plan.bytes;
+      plan.bytes += plan.slots * tile.slotBytes;
     }
     if (plan.bytes > kWgmmaMaxSharedBytes)
       return std::nullopt;
@@ -1359,6 +1455,13 @@ struct KGPUPipelineDotLoops
                slot, sd.bOffset, sd.bSlotBytes,
                ptrType.getDimSize(sd.bTranspose ? 0 : 1), sd.bKMajor ? 1 : 2,
                sd.bTranspose, plan.ownRegion);
+      // The staged tiles (one dot only) in its group.
+      for (SlotLoopPlan::StagedTile tile : plan.staged)
+        copyTile(b, loc, map.lookupOrDefault(tile.load.getPtr()),
+                 tile.load.getMask() ? map.lookupOrDefault(tile.load.getMask())
+                                     : Value(),
+                 live, slot, tile.offset, tile.slotBytes, tile.rowStride,
+                 /*swizzle=*/0, /*transpose=*/false, plan.ownRegion);
       kgpu::AsyncCommitGroupOp::create(b, loc);
     }
   }
@@ -1474,7 +1577,7 @@ struct KGPUPipelineDotLoops
   /// which every warpgroup reaches after its first wait), the waits before
   /// later dots count S - 1 iterations' groups, and the loop runs guarded
   /// (guardInFlightLoop).
-  void rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
+  scf::ForOp rewriteSlotLoop(scf::ForOp loop, SlotLoopPlan &plan) {
     std::optional<unsigned> deferred = deferredAccumulator(loop, plan);
     Location loc = loop.getLoc();
     MLIRContext *ctx = loop.getContext();
@@ -1522,13 +1625,35 @@ struct KGPUPipelineDotLoops
                               .getResult();
       return arith::AddIOp::create(b, loc, iv, by);
     };
+    // The carried arguments' values of iteration k (loop.getInitArgs() for
+    // 0; only with staged tiles where S > 2, from nextOps).
+    SmallVector<Value> argsAt;
+    for (unsigned idx : plan.carried)
+      argsAt.push_back(loop.getInitArgs()[idx]);
+    // `forOp`'s carried values after `args`: nextOps cloned at `at`.
+    auto nextArgs = [&](OpBuilder &at, scf::ForOp forOp,
+                        ArrayRef<Value> args) {
+      auto forYield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      IRMapping map;
+      for (auto [idx, v] : llvm::zip(plan.carried, args))
+        map.map(forOp.getRegionIterArgs()[idx], v);
+      for (Operation *op : plan.nextOps)
+        at.clone(*op, map);
+      SmallVector<Value> next;
+      for (unsigned idx : plan.carried)
+        next.push_back(map.lookupOrDefault(forYield.getOperand(idx)));
+      return next;
+    };
+    bool carryAhead = !plan.nextOps.empty() && S > 2;
     for (int64_t k = 0; k + 1 < S; ++k) {
       IRMapping map;
       map.map(loop.getInductionVar(), k == 0 ? lb : ahead(b, lb, k));
-      for (unsigned idx : plan.carried) // empty where S > 2
-        map.map(loop.getRegionIterArgs()[idx], loop.getInitArgs()[idx]);
+      for (auto [idx, v] : llvm::zip(plan.carried, argsAt))
+        map.map(loop.getRegionIterArgs()[idx], v);
       copySlotTiles(b, loc, plan, map,
                     iterationExists(b, loc, lb, k, step, ub), c32(b, k));
+      if (carryAhead)
+        argsAt = nextArgs(b, loop, argsAt);
     }
     // The slot: one more iteration argument, 0 then (%s + 1) % S.
     auto nextSlot = [&](OpBuilder &b, Location loc, Value s) -> Value {
@@ -1539,15 +1664,27 @@ struct KGPUPipelineDotLoops
                                          c32(b, S));
       return arith::SelectOp::create(b, loc, wrap, c32(b, 0), up);
     };
+    // Further iteration arguments: the slot, and with carryAhead the
+    // carried arguments' values of iteration i + S - 1 (yielded unchanged
+    // until copyAhead sets their next values).
+    SmallVector<Value> extraInits = {c32(b, 0)};
+    if (carryAhead)
+      llvm::append_range(extraInits, argsAt);
     rewriter.setInsertionPoint(loop);
     auto replaced = loop.replaceWithAdditionalYields(
-        rewriter, ValueRange{c32(b, 0)}, /*replaceInitOperandUsesInLoop=*/false,
+        rewriter, extraInits, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> args) {
-          return SmallVector<Value>{nextSlot(yb, yloc, args.front())};
+          SmallVector<Value> yielded = {nextSlot(yb, yloc, args.front())};
+          llvm::append_range(yielded, args.drop_front());
+          return yielded;
         });
     auto newLoop = cast<scf::ForOp>(replaced->getOperation());
     Block *body = newLoop.getBody();
-    Value slot = newLoop.getRegionIterArgs().back();
+    unsigned slotIndex =
+        newLoop.getNumRegionIterArgs() - unsigned(extraInits.size());
+    Value slot = newLoop.getRegionIterArgs()[slotIndex];
+    ArrayRef<BlockArgument> aheadArgs =
+        newLoop.getRegionIterArgs().drop_front(slotIndex + 1);
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     // The moved ops first, in their order.
     Block::iterator top = body->begin();
@@ -1567,8 +1704,16 @@ struct KGPUPipelineDotLoops
       IRMapping map;
       Value iv = newLoop.getInductionVar();
       map.map(iv, ahead(b, iv, S - 1));
-      for (unsigned idx : plan.carried) // empty where S > 2
-        map.map(newLoop.getRegionIterArgs()[idx], yield.getOperand(idx));
+      // Iteration i + S - 1's carried values: the next ones where S is 2
+      // (or nothing is carried), the ones carried ahead otherwise.
+      for (auto [k, idx] : llvm::enumerate(plan.carried))
+        map.map(newLoop.getRegionIterArgs()[idx],
+                carryAhead ? Value(aheadArgs[k]) : yield.getOperand(idx));
+      if (carryAhead) {
+        SmallVector<Value> args(aheadArgs.begin(), aheadArgs.end());
+        for (auto [k, v] : llvm::enumerate(nextArgs(b, newLoop, args)))
+          yield.setOperand(slotIndex + 1 + k, v);
+      }
       // The slot iteration i - 1 read: (%s + S - 1) % S.
       Value write;
       if (S == 2) {
@@ -1583,7 +1728,29 @@ struct KGPUPipelineDotLoops
       copySlotTiles(b, loc, plan, map,
                     iterationExists(b, loc, iv, S - 1, step, ub), write);
     };
-    if (!deferred)
+    // A loop with staged tiles (one dot) on two or more warpgroups keeps
+    // its multiply in flight while the next iteration reads and computes
+    // A, as a wgmma K loop does (rewrite): wait for the previous
+    // iteration's group only, then a barrier (no warpgroup still reads the
+    // slot it read), then the copies into that slot; the loop runs guarded
+    // (guardInFlightLoop), and A is packed before the multiply's fence
+    // (kWgmmaPackAFirstAttr). The accumulator must be the dot's C and only
+    // yielded. Measured on the H200 (docs/BENCHMARKS.md, thirty-fifth
+    // session), against waiting for each iteration's multiply: on 8 warps
+    // 4 of 5 kernels ran as fast or faster (sp_bcol2d_only 35.17 -> 26.72
+    // us), on 4 warps 6 of 8 slower (sp_silua_res 21.37 -> 32.56).
+    std::optional<unsigned> inFlight;
+    if (!deferred && !plan.staged.empty() && D == 1 &&
+        warpsAlongM(plan.dots.front().dot) >= 8) {
+      tt::DotOp dot = plan.dots.front().dot;
+      auto acc = dyn_cast<BlockArgument>(dot.getC());
+      if (acc && acc.getOwner() == body && acc.getArgNumber() > 0 &&
+          acc.hasOneUse() && dot->hasOneUse() &&
+          yield.getOperand(acc.getArgNumber() - 1) == dot.getD() &&
+          !newLoop.getResult(acc.getArgNumber() - 1).use_empty())
+        inFlight = acc.getArgNumber() - 1;
+    }
+    if (!deferred && !inFlight)
       copyAhead();
     Value carriedAcc = deferred ? newLoop.getRegionIterArgs()[*deferred]
                                 : Value();
@@ -1609,8 +1776,17 @@ struct KGPUPipelineDotLoops
         localDot->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
       if (deferred && j == 0 && sd.aLoad)
         localDot->setAttr(kWgmmaBlockMajorAttr, b.getUnitAttr());
+      if (inFlight)
+        localDot->setAttr(kWgmmaPackAFirstAttr, b.getUnitAttr());
       Value done = localDot.getResult();
-      if (!deferred) {
+      if (inFlight) {
+        done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
+                                         TypeRange{dot.getType()}, 1,
+                                         ValueRange{done})
+                   .getResult(0);
+        kgpu::BarrierOp::create(b, dot.getLoc());
+        copyAhead();
+      } else if (!deferred) {
         done = kgpu::WgmmaWaitOp::create(b, dot.getLoc(),
                                          TypeRange{dot.getType()}, 0,
                                          ValueRange{done})
@@ -1631,6 +1807,20 @@ struct KGPUPipelineDotLoops
       b.setInsertionPoint(yield);
       copyAhead();
     }
+    // The staged tiles, read back where they were converted.
+    for (SlotLoopPlan::StagedTile tile : plan.staged) {
+      b.setInsertionPoint(tile.convert);
+      auto read = kgpu::LocalLoadOp::create(
+          b, tile.convert.getLoc(), tile.convert.getType(), slot,
+          b.getI64IntegerAttr(tile.offset), b.getI64IntegerAttr(tile.slotBytes),
+          b.getI64IntegerAttr(tile.rowStride), b.getI32IntegerAttr(S),
+          UnitAttr());
+      if (plan.ownRegion)
+        read->setAttr(kOwnSharedMemoryAttr, b.getUnitAttr());
+      tile.convert.getResult().replaceAllUsesWith(read.getResult());
+      tile.convert.erase();
+      tile.load.erase();
+    }
     // B's loads (and transposes), read only by the copies' pointers above.
     for (SlotDot &sd : plan.dots) {
       if (sd.bTrans)
@@ -1644,11 +1834,14 @@ struct KGPUPipelineDotLoops
     Operation *last = newLoop;
     if (deferred)
       last = guardInFlightLoop(newLoop, *deferred);
+    else if (inFlight)
+      last = guardInFlightLoop(newLoop, *inFlight);
     b.setInsertionPointAfter(last);
     kgpu::AsyncWaitOp::create(b, loc, 0);
     for (SlotDot &sd : plan.dots)
       if (sd.aLoad && sd.aLoad->use_empty())
         sd.aLoad.erase();
+    return newLoop;
   }
 
   /// Bytes of one slot of A and one of B. Shared memory: S slots of A (M

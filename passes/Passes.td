@@ -251,6 +251,15 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "instead of shared memory (kgpu-convert-to-llvm). On the H200: "
            "dot_attention_128x64x64_w8_s3 17% and the corpus flex attention "
            "kernel 2.5% faster than without it (docs/BENCHMARKS.md)">,
+    Option<"registerA", "register-a", "bool", /*default=*/"true",
+           "with mma-version 3, a loop-carried dot that wgmma computes, "
+           "whose B the loop loads and whose A the loop computes from "
+           "loaded tiles of A's shape (a scale, an activation, a cast): "
+           "each such tile is converted to the accumulator's layout right "
+           "after its load, and the ops from there to A take that layout, "
+           "so that kgpu-pipeline-dot-loops can copy the raw tiles "
+           "(cp.async), read them back in wgmma's A-fragment layout and "
+           "multiply with A in registers">,
   ];
 }
 
@@ -484,6 +493,20 @@ def KGPUPipelineDotLoops : Pass<"kgpu-pipeline-dot-loops", "::mlir::ModuleOp"> {
     they start at offset 0. The slots need at most 227 KB. On the H200
     the corpus flex attention kernel went from 55.5 to 41.5 us, Triton's
     time (docs/BENCHMARKS.md).
+
+    The same form takes a one-dot loop whose A the body computes from
+    tiles it loads and converts to the accumulator's layout
+    (kgpu-assign-layouts' register-a): each such tile (blocked, copied
+    along its rows, `other` 0 or none) is copied with B's group into slots
+    of its own (rows padded by 16 bytes) and read back with
+    `kgpu.local_load` in that layout; num-stages slots, the carried
+    pointers' values num-stages - 1 iterations ahead carried too (pure next
+    values only); a small vector left as a register load (a per-K scale)
+    is then loaded one iteration ahead. On 8 or more warps the multiply
+    stays in flight across the back edge (the copies follow its wait and a
+    barrier), on 4 each iteration waits for it. On the H200 (thirty-fifth
+    session, docs/BENCHMARKS.md) 10 of the 13 changed kernels ran faster,
+    bt_kscale_f16_128x128x64 32.98 -> 19.87 us (Triton 22.15).
 
     Other loops with a tensor-core dot, at num-stages 2 or more: where the
     body (no nested regions; no memory effects but its loads) holds a tt.dot

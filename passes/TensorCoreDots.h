@@ -134,6 +134,15 @@ constexpr llvm::StringLiteral kWgmmaSplitNAttr = "kgpu.wgmma_split_n";
 /// docs/BENCHMARKS.md, sixteenth session).
 constexpr llvm::StringLiteral kWgmmaBlockMajorAttr = "kgpu.wgmma_block_major";
 
+/// On a kgpu.local_dot with `wgmma` and A in registers: pack every A
+/// register before the multiply's wgmma.fence and tie them through it (an
+/// asm statement), so that LLVM cannot sink the packing past the fence,
+/// where ptxas would inject a warpgroup.arrive (C7519) that waits for the
+/// multiply still in flight. kgpu-pipeline-dot-loops sets it on a loop
+/// with staged A tiles whose multiply stays in flight across the back
+/// edge.
+constexpr llvm::StringLiteral kWgmmaPackAFirstAttr = "kgpu.wgmma_pack_a_first";
+
 } // namespace kiln
 
 #endif // KILN_PASSES_TENSORCOREDOTS_H

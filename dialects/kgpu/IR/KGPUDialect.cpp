@@ -292,10 +292,12 @@ bool LocalLoadOp::readsElementType(Type elem) {
 LogicalResult LocalLoadOp::verify() {
   RankedTensorType type = getResult().getType();
   if (type.getRank() != 2 || !type.hasStaticShape() ||
-      !isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()))
-    return emitOpError()
-           << "reads a 2-D tile of static shape in a #kgpu.blocked layout, got "
-           << type;
+      !(isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()) ||
+        isMmaV2(type.getEncoding())))
+    return emitOpError() << "reads a 2-D tile of static shape in a "
+                            "#kgpu.blocked or mma.sync-form #kgpu.mma layout, "
+                            "got "
+                         << type;
   Type elem = type.getElementType();
   if (!readsElementType(elem))
     return emitOpError() << "reads 8-, 16-, 32- or 64-bit integers or floats, got "

@@ -76,17 +76,18 @@ def KGPU_LocalLoadOp : Op<KGPU_Dialect, "local_load",
     byte `offset` (`numSlots` slots `slotBytes` apart, row-major rows of
     `rowStride` elements, swizzle 0; with `transpose`, dimension 1 along
     the rows, as the copy stores it), read into the registers of the
-    result's layout. The result's layout must be the copy's pointer layout,
-    so a thread reads back elements it copied itself (where the layout
-    replicates an element over threads, each of them copies it to the same
-    place). It reads after a `kgpu.async_wait` (cp.async.wait_group, PTX
-    ISA 9.7.9.25.3.3, then a CTA barrier): the barrier also keeps a slot
-    from being refilled while another thread holding a replicated element
-    still reads it. Created by kgpu-pipeline-dot-loops (stage-tiles) for
-    tiles staged through shared memory whose values the loop transforms
-    before its dot. Reads up to 16 bytes per ld.shared along the layout's
-    fastest dimension where `rowStride` times the element size is a
-    multiple of 16 bytes, one element per ld.shared otherwise.
+    result's layout: a #kgpu.blocked layout, or a #kgpu.mma layout of the
+    mma.sync form (version 2; wgmma's A fragments in registers). It reads
+    after a `kgpu.async_wait` (cp.async.wait_group, PTX ISA 9.7.9.25.3.3,
+    then a CTA barrier), so a thread may read elements other threads
+    copied; the barrier also keeps a slot from being refilled while another
+    thread still reads it. Created by kgpu-pipeline-dot-loops for tiles
+    staged through shared memory whose values the loop transforms before
+    its dot: with stage-tiles in the load's own blocked layout, and for
+    kgpu-assign-layouts' register-a in the dot's accumulator layout. Reads
+    up to 16 bytes per ld.shared along the layout's fastest dimension where
+    `rowStride` times the element size is a multiple of 16 bytes, one
+    element per ld.shared otherwise.
 
     ```mlir
     %a = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64,

@@ -257,7 +257,7 @@ tt.func @local_load_no_slots(%s: i32) {
 // -----
 
 tt.func @local_load_no_layout(%s: i32) {
-  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked layout, got 'tensor<16x64xf16>'}}
+  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked or mma.sync-form #kgpu.mma layout, got 'tensor<16x64xf16>'}}
   %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<16x64xf16>
   tt.return
 }
@@ -287,7 +287,7 @@ tt.func @local_load_i24(%s: i32) {
 // A dynamic shape crashed the lowering.
 #bl = #kgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 tt.func @local_load_dynamic(%s: i32) {
-  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked layout, got 'tensor<?x64xf16, #kgpu.blocked}}
+  // expected-error @+1 {{'kgpu.local_load' op reads a 2-D tile of static shape in a #kgpu.blocked or mma.sync-form #kgpu.mma layout, got 'tensor<?x64xf16, #kgpu.blocked}}
   %x = kgpu.local_load slot %s {offset = 0 : i64, rowStride = 64 : i64, slotBytes = 2048 : i64, numSlots = 3 : i32} : tensor<?x64xf16, #bl>
   tt.return
 }
