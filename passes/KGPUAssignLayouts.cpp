@@ -338,6 +338,16 @@ struct KGPUAssignLayouts
     }
   }
 
+  /// A kgpu.convert_layout of `v` to its own type right after `v`'s
+  /// definition, taking every other use of `v`: a boundary between `v`'s
+  /// layout group and its users'.
+  static void convertAfter(Value v) {
+    OpBuilder b(v.getContext());
+    b.setInsertionPointAfterValue(v);
+    auto cvt = kgpu::ConvertLayoutOp::create(b, v.getLoc(), v.getType(), v);
+    v.replaceAllUsesExcept(cvt, cvt);
+  }
+
   /// Index computations: ranges, splats, constants, integer arithmetic,
   /// expand_dims and broadcasts.
   static bool isIndexComputation(Operation *op) {
@@ -410,11 +420,7 @@ struct KGPUAssignLayouts
                   loadedAfter,
                   cast<RankedTensorType>(result.getType()).getShape()))
             continue;
-          OpBuilder b(loop->getContext());
-          b.setInsertionPointAfter(loop);
-          auto cvt = kgpu::ConvertLayoutOp::create(b, loop.getLoc(),
-                                                   result.getType(), result);
-          result.replaceAllUsesExcept(cvt, cvt);
+          convertAfter(result);
         }
       });
     // register-a: the loaded tiles a wgmma dot's A is computed from leave
@@ -424,17 +430,9 @@ struct KGPUAssignLayouts
         SmallVector<Operation *> roots;
         if (!registerALayout(dot, roots))
           return;
-        for (Operation *root : roots) {
-          auto load = dyn_cast<tt::LoadOp>(root);
-          if (!load)
-            continue;
-          OpBuilder b(load);
-          b.setInsertionPointAfter(load);
-          Value r = load.getResult();
-          auto cvt =
-              kgpu::ConvertLayoutOp::create(b, load.getLoc(), r.getType(), r);
-          r.replaceAllUsesExcept(cvt, cvt);
-        }
+        for (Operation *root : roots)
+          if (auto load = dyn_cast<tt::LoadOp>(root))
+            convertAfter(load.getResult());
       });
     indicesRematerialized = false;
     // Stores first: a store's pointers often share index tensors with a
@@ -710,11 +708,7 @@ struct KGPUAssignLayouts
                                                    v.getType(), v);
           store.getValueMutable().set(cvt);
         } else {
-          builder.setInsertionPointAfter(op);
-          Value r = op->getResult(0);
-          auto cvt = kgpu::ConvertLayoutOp::create(builder, op->getLoc(),
-                                                   r.getType(), r);
-          r.replaceAllUsesExcept(cvt, cvt);
+          convertAfter(op->getResult(0));
         }
       }
       changed = !accesses.empty();

@@ -2792,7 +2792,9 @@ void emitWgmmaGroup(ConversionPatternRewriter &rewriter, Location loc,
 /// on the warpgroup's part of B at `bStart`. With `zeroAcc` (the accumulator
 /// is a constant 0), the first K step's wgmmas have scale-d 0 (D = A x B,
 /// 9.7.15.5.2) and `accIn` is not read: no register is zeroed for it. Begins
-/// with wgmma.fence; the caller commits the group and waits for it. With A
+/// with wgmma.fence (with `tieAFirst`, kWgmmaPackAFirstAttr, every A register
+/// packed before it and tied through it); the caller commits the group and
+/// waits for it. With A
 /// in registers, every registerAStepsInFlight(blocks) K steps but the last
 /// are committed and waited for on the way (see there). The wgmmas go K
 /// step by K step over the 64-row blocks, or block by block with

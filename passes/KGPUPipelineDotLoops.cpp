@@ -399,10 +399,7 @@ struct KGPUPipelineDotLoops
           isa<kgpu::AsyncWaitOp, kgpu::AsyncCopyOp, kgpu::AsyncCommitGroupOp,
               kgpu::LocalLoadOp, kgpu::LocalDotOp, kgpu::WgmmaWaitOp,
               kgpu::BarrierOp>(op)) {
-        if (auto localDot = dyn_cast<kgpu::LocalDotOp>(op)) {
-          mmaDot = true;
-          accRegs += tensorRegisters(localDot.getType());
-        }
+        mmaDot |= isa<kgpu::LocalDotOp>(op);
         continue;
       }
       if (!isMemoryEffectFree(&op))
@@ -1196,7 +1193,7 @@ struct KGPUPipelineDotLoops
   /// copied along its rows: copyWidth), used only by `cvt`, which converts
   /// it to an mma layout.
   static std::optional<SlotLoopPlan::StagedTile>
-  stageableTile(kgpu::ConvertLayoutOp cvt) {
+  stageableTile(kgpu::ConvertLayoutOp cvt, AxisInfoAnalysis &axisInfo) {
     auto load = cvt.getSrc().getDefiningOp<tt::LoadOp>();
     if (!load || load->getBlock() != cvt->getBlock() ||
         !load->hasOneUse() || load.getIsVolatile() ||
@@ -1205,7 +1202,6 @@ struct KGPUPipelineDotLoops
         !kgpu::LocalLoadOp::readsElementType(
             cvt.getType().getElementType()))
       return std::nullopt;
-    AxisInfoAnalysis axisInfo;
     if (!copyWidth(load, axisInfo))
       return std::nullopt;
     SlotLoopPlan::StagedTile tile;
@@ -1235,6 +1231,7 @@ struct KGPUPipelineDotLoops
     Block *body = loop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     SlotLoopPlan plan;
+    AxisInfoAnalysis axisInfo;
     for (Operation &op : body->without_terminator()) {
       if (auto dot = dyn_cast<tt::DotOp>(op)) {
         plan.dots.push_back({dot});
@@ -1251,7 +1248,8 @@ struct KGPUPipelineDotLoops
         continue;
       }
       if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op))
-        if (std::optional<SlotLoopPlan::StagedTile> tile = stageableTile(cvt)) {
+        if (std::optional<SlotLoopPlan::StagedTile> tile =
+                stageableTile(cvt, axisInfo)) {
           plan.staged.push_back(*tile);
           continue;
         }
@@ -1284,7 +1282,6 @@ struct KGPUPipelineDotLoops
           tile.convert.getType().getEncoding() !=
               plan.dots.front().dot.getType().getEncoding())
         return std::nullopt;
-    AxisInfoAnalysis axisInfo;
     for (SlotDot &sd : plan.dots) {
       tt::DotOp dot = sd.dot;
       auto mma = dyn_cast<kgpu::MmaEncodingAttr>(dot.getType().getEncoding());
