@@ -1023,6 +1023,23 @@ struct KGPUAssignLayouts
            b->getBlock() == dot->getBlock();
   }
 
+  /// Whether elementwise op `op` is special-function work: a
+  /// transcendental (exp, log, sqrt, tanh, sin...), which NVPTX lowers to
+  /// the special function unit's ex2 / lg2 / rsqrt / sin... (PTX ISA 9.7.3,
+  /// floating-point instructions), or a float division (rcp plus Newton
+  /// steps), or a libdevice call. Rounding, sign and bit-count ops of the
+  /// math dialect, and fma, are not.
+  static bool usesSpecialFunctions(Operation *op) {
+    if (isa<arith::DivFOp, arith::RemFOp, tt::PreciseDivFOp, tt::PreciseSqrtOp,
+            tt::ExternElementwiseOp>(op))
+      return true;
+    return isa<math::MathDialect>(op->getDialect()) &&
+           !isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
+                math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+                math::TruncOp, math::CountLeadingZerosOp,
+                math::CountTrailingZerosOp, math::CtPopOp>(op);
+  }
+
   /// register-a (the option): the wgmma accumulator layout `dot` takes
   /// where the loop computes its A from loaded tiles, null otherwise; then
   /// `roots` holds each such tile's tt.load, or the kgpu.convert_layout
@@ -1035,7 +1052,10 @@ struct KGPUAssignLayouts
   ///   broadcasts, splats and constants, with expand_dims' lower-rank
   ///   operands and values defined before the loop as further inputs;
   ///   the tiles are tt.loads through tensors of pointers of A's shape,
-  ///   at least one.
+  ///   at least one;
+  /// - not, with fewer than 4 stages, two or more warpgroups along M with
+  ///   one 64-row block of A each where those ops include special-function
+  ///   work (usesSpecialFunctions).
   /// The conversion after each tile's load leaves its pointers, masks and
   /// copies a coalesced blocked layout; kgpu-pipeline-dot-loops turns
   /// load and conversion into a cp.async copy and a kgpu.local_load.
@@ -1066,6 +1086,7 @@ struct KGPUAssignLayouts
     };
     SmallVector<Value> work = {dot.getA()};
     DenseSet<Value> seen;
+    bool specialFunctions = false;
     while (!work.empty()) {
       Value v = work.pop_back_val();
       if (!isTensor(v) || !seen.insert(v).second)
@@ -1096,9 +1117,22 @@ struct KGPUAssignLayouts
                 def->getDialect())));
       if (!elementwise)
         return {};
+      specialFunctions |= usesSpecialFunctions(def);
       llvm::append_range(work, def->getOperands());
     }
     if (roots.empty())
+      return {};
+    // Two or more warpgroups with one 64-row block of A each, A computed
+    // with special-function work, fewer than 4 stages: the 128-row
+    // silu(A) @ B kernels on 8 warps ran 1.10-1.28x slower with A in
+    // registers than through shared memory with 2 or 3 stages (5 kernels),
+    // and 1.16-1.25x faster with 4 (4 of 5; H200, docs/BENCHMARKS.md,
+    // thirty-sixth session); with 256 rows, or a scale instead of the
+    // silu, registers were faster at 3 stages too. Such dots keep A in
+    // shared memory.
+    int64_t warpsM = mma.getWarpsPerCTA()[0];
+    if (specialFunctions && warpsM >= 8 && aT.getDimSize(0) == 16 * warpsM &&
+        numStages < 4)
       return {};
     return mma;
   }

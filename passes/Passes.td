@@ -259,7 +259,10 @@ def KGPUAssignLayouts : Pass<"kgpu-assign-layouts", "::mlir::ModuleOp"> {
            "after its load, and the ops from there to A take that layout, "
            "so that kgpu-pipeline-dot-loops can copy the raw tiles "
            "(cp.async), read them back in wgmma's A-fragment layout and "
-           "multiply with A in registers">,
+           "multiply with A in registers (not, with fewer than 4 stages, "
+           "on two or more warpgroups with one 64-row block of A each "
+           "where A takes special-function work such as exp or a "
+           "division)">,
   ];
 }
 

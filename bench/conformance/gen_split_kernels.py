@@ -415,6 +415,12 @@ def candidates():
     c.append(two("twowidth", "f16", (128, 64, 32), 128, 8, 3))
     # An f32 scalar argument in the epilogue.
     c.append(alpha("alpha_silua_res", "f16", (64, 128, 32), 4, 3))
+    # silu(A) on two warpgroups (register-a's stage rule, thirty-sixth
+    # session): one 64-row block each at 3 and 4 stages, and two blocks.
+    c.append(mm("silua_res", "f16", "f16", (128, 128, 64), 8, 3, ACT_A=1, RES=True))
+    c.append(mm("silua_res", "f16", "f16", (128, 128, 64), 8, 4, ACT_A=1, RES=True))
+    c.append(mm("silua_res", "f16", "f16", (128, 64, 64), 8, 3, ACT_A=1, RES=True))
+    c.append(mm("silua_res", "f16", "f16", (256, 128, 64), 8, 3, ACT_A=1, RES=True))
     return c
 
 
