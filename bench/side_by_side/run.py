@@ -9,7 +9,10 @@ Per kernel (the same TTIR file, the same num_warps/num_stages from its .json):
                  knobs.compilation.listener); kiln: `kiln compile FILE
                  --target sm_90a --num-warps W --num-stages S --ftz --no-cache
                  --timings -o DIR` as a subprocess, wall time, and its stage
-                 times from DIR/timings.json. Median of --repeats.
+                 times from DIR/timings.json. Median of --repeats; the
+                 compilers interleaved (Triton then kiln, kiln then Triton,
+                 ...), and the median of the per-repeat kiln / Triton
+                 ratios reported beside the ratio of the medians.
   cache hit      Triton: triton.compile of the same file again, cache warm, in
                  this process; kiln: `kiln compile ... --cache-dir ROOT -o DIR`
                  after one compile that stored the entry, a new process each
@@ -309,23 +312,54 @@ class Bench:
         w, s = opts["num_warps"], opts["num_stages"]
         row = {"kernel": name, "num_warps": w, "num_stages": s}
         topts = {"num_warps": w, "num_stages": s}
-        # Triton cold: a fresh, empty cache directory each time.
-        cold, stages = [], []
-        for i in range(r):
+        # Cold compiles, the two compilers interleaved: repeat i runs Triton
+        # then kiln (i even) or kiln then Triton (i odd), so that each pair
+        # sees the same machine. On the H200 machine one compiler's speed
+        # swings between two levels in runs of consecutive samples (Triton's
+        # softmax_kernel: 54, 54, 55, 75, 79 ms back to back in one call of
+        # the thirty-seventh session; docs/BENCHMARKS.md): with each
+        # compiler's repeats in one block, the ratio depended on which level
+        # each block met. "cold_pair_ratios" are kiln / Triton per repeat.
+        # Triton: a fresh, empty cache directory each time; kiln:
+        # --no-cache --timings, a new output directory each time.
+        kdir = os.path.join(self.work, "kiln", name)
+        tcold, stages, kcold, ktimes = [], [], [], []
+
+        def triton_cold():
             d = tempfile.mkdtemp(prefix=f"tc-{name[:20]}-", dir=self.work)
             self.set_triton_cache(d)
             self.stage_log.clear()
             t = time.perf_counter()
             tk = triton.compile(ttir, target=self.target, options=topts)
-            cold.append((time.perf_counter() - t) * 1e3)
-            stages += [x for x in self.stage_log if not x["cache_hit"]]
-        row["triton_cold_ms"] = cold
+            tcold.append((time.perf_counter() - t) * 1e3)
+            stages.extend(x for x in self.stage_log if not x["cache_hit"])
+            return d, tk
+
+        def kiln_cold(i):
+            wall, tim, _ = kiln_compile(self.kiln, ttir, w, s, os.path.join(kdir, f"cold{i}"),
+                                        ["--no-cache", "--timings"])
+            kcold.append(wall)
+            ktimes.append(tim)
+
+        for i in range(r):
+            if i % 2:
+                kiln_cold(i)
+                d, tk = triton_cold()
+            else:
+                d, tk = triton_cold()
+                kiln_cold(i)
+        row["triton_cold_ms"] = tcold
         if stages:
             keys = list(stages[0]["stages_ms"])
             row["triton_stages_ms"] = {"ir_init": median([x["ir_init_ms"] for x in stages]),
                                        **{k: median([x["stages_ms"].get(k, 0) for x in stages]) for k in keys},
                                        "store": median([x["store_ms"] for x in stages])}
-        # Triton hit: the same file again, in this process, cache warm (d).
+        row["kiln_cold_ms"] = kcold
+        row["kiln_cold_inprocess_ms"] = [t["total"] / 1e3 for t in ktimes]
+        row["kiln_stages_ms"] = {k: median([t.get(k, 0) / 1e3 for t in ktimes]) for k in KILN_STAGES}
+        row["cold_pair_ratios"] = [k / t for k, t in zip(kcold, tcold)]
+        # Triton hit: the same file again, in this process, cache warm (d,
+        # the last cold compile's).
         hits = []
         for i in range(self.a.hit_repeats):
             t = time.perf_counter()
@@ -336,17 +370,6 @@ class Bench:
         shutil.copytree(d, self.triton_warm, dirs_exist_ok=True)
         self.set_triton_cache(self.triton_warm)
 
-        # kiln cold: --no-cache --timings, a new output directory each time.
-        kdir = os.path.join(self.work, "kiln", name)
-        cold, ktimes = [], []
-        for i in range(r):
-            wall, tim, _ = kiln_compile(self.kiln, ttir, w, s, os.path.join(kdir, f"cold{i}"),
-                                        ["--no-cache", "--timings"])
-            cold.append(wall)
-            ktimes.append(tim)
-        row["kiln_cold_ms"] = cold
-        row["kiln_cold_inprocess_ms"] = [t["total"] / 1e3 for t in ktimes]
-        row["kiln_stages_ms"] = {k: median([t.get(k, 0) / 1e3 for t in ktimes]) for k in KILN_STAGES}
         # kiln cold in a warm process (as Triton's are measured: its process
         # has compiled before): one `kiln compile --no-cache --repeat 1+r`
         # process; the first compile (cold process) is dropped.
@@ -527,6 +550,7 @@ def ratios(row):
         return k / t if k is not None and t else None
     return {
         "cold": r(median(row.get("kiln_cold_ms", [])), median(row.get("triton_cold_ms", []))),
+        "cold_pairs": median(row["cold_pair_ratios"]) if row.get("cold_pair_ratios") else None,
         "cold_warm": r(median(row.get("kiln_cold_warm_process_ms", [])), median(row.get("triton_cold_ms", []))),
         "hit": r(median(row.get("kiln_hit_ms", [])), median(row.get("triton_hit_ms", []))),
         "fp_start": r(fresh_best(row, "kiln", "start_to_done_ms"), fresh_best(row, "triton", "start_to_done_ms")),
@@ -546,19 +570,21 @@ def f(x, fmt="{:.1f}"):
 def markdown(out):
     rows = [r for r in out["rows"] if "error" not in r]
     L = []
-    L.append("Cold compile (median of repeats; Triton in process with an empty cache "
-             "directory; kiln a new `--no-cache --timings` process each time, and in a warm process: "
+    L.append("Cold compile (median of repeats, the two compilers interleaved; Triton in process with an "
+             "empty cache directory; kiln a new `--no-cache --timings` process each time, and in a warm process: "
              "`--no-cache --repeat`, the first compile dropped) and cache hit (Triton in process; "
              "kiln a new process each time, its own lookup/total in brackets), ms:\n")
     L.append("| kernel | W/S | Triton cold | kiln cold (process) | kiln cold (in-process total) | kiln/Triton cold "
-             "| kiln cold (warm process) | kiln/Triton (warm process) "
+             "| median of the pairs' kiln/Triton (pairs above 0.5) | kiln cold (warm process) | kiln/Triton (warm process) "
              "| Triton hit | kiln hit process [total, lookup] | kiln/Triton hit |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         q = ratios(r)
+        above = sum(x > 0.5 for x in r.get("cold_pair_ratios", []))
         L.append(f"| {short(r['kernel'])} | {r['num_warps']}/{r['num_stages']} | {f(median(r['triton_cold_ms']))} | "
                  f"{f(median(r['kiln_cold_ms']))} | {f(median(r['kiln_cold_inprocess_ms']))} | "
-                 f"{f(q['cold'], '{:.2f}')} | {f(median(r.get('kiln_cold_warm_process_ms', [])))} | "
+                 f"{f(q['cold'], '{:.2f}')} | {f(q['cold_pairs'], '{:.2f}')} ({above} of "
+                 f"{len(r.get('cold_pair_ratios', []))}) | {f(median(r.get('kiln_cold_warm_process_ms', [])))} | "
                  f"{f(q['cold_warm'], '{:.2f}')} | {f(median(r['triton_hit_ms']), '{:.2f}')} | "
                  f"{f(median(r['kiln_hit_ms']), '{:.1f}')} [{f(median(r['kiln_hit_total_ms']), '{:.2f}')}, "
                  f"{f(median(r['kiln_hit_lookup_ms']), '{:.2f}')}] | {f(q['hit'], '{:.1f}')} |")
