@@ -87,6 +87,29 @@ def options_of(ttir):
     return opts["num_warps"], opts["num_stages"]
 
 
+def pin_to_cpus(ap, text):
+    """Runs this process (and every process it starts) on the CPUs of
+    `text` ("2,3") only; an argparse error (`ap`) names a bad list. Returns
+    the CPUs, sorted."""
+    try:
+        cpus = sorted({int(c) for c in text.split(",")})
+    except ValueError:
+        ap.error(f"--cpus takes comma-separated CPU numbers, got {text!r}")
+    allowed = os.sched_getaffinity(0)
+    if not cpus or not set(cpus) <= allowed:
+        ap.error(f"--cpus {text}: this process may run on CPUs {sorted(allowed)} only")
+    os.sched_setaffinity(0, cpus)
+    return cpus
+
+
+def check_json_path(ap, path):
+    """An argparse error (`ap`) now, not after the whole run, when --json
+    `path` cannot be written."""
+    out_dir = os.path.dirname(os.path.abspath(path))
+    if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
+        ap.error(f"cannot write --json {path}: {out_dir} is not a writable directory")
+
+
 class Triton:
     def __init__(self, work):
         import triton
@@ -187,16 +210,7 @@ def main():
     ap.add_argument("--cpus", metavar="LIST",
                     help="run every compiler on these CPUs only (comma-separated numbers, e.g. 2,3)")
     a = ap.parse_args()
-    cpus = None
-    if a.cpus is not None:
-        try:
-            cpus = sorted({int(c) for c in a.cpus.split(",")})
-        except ValueError:
-            ap.error(f"--cpus takes comma-separated CPU numbers, got {a.cpus!r}")
-        allowed = os.sched_getaffinity(0)
-        if not cpus or not set(cpus) <= allowed:
-            ap.error(f"--cpus {a.cpus}: this process may run on CPUs {sorted(allowed)} only")
-        os.sched_setaffinity(0, cpus)
+    cpus = pin_to_cpus(ap, a.cpus) if a.cpus is not None else None
     if a.repeats < 1:
         ap.error(f"--repeats must be at least 1, got {a.repeats}")
     for flag, path in (("--kiln", a.kiln), ("--kiln-b", a.kiln_b)):
@@ -209,10 +223,8 @@ def main():
             ap.error(f"--ab-env takes VAR=VALUE, got {kv!r}")
     if not os.path.isdir(a.corpus):
         ap.error(f"--corpus: not a directory: {a.corpus}")
-    if a.json:  # fail now, not after the whole run
-        out_dir = os.path.dirname(os.path.abspath(a.json))
-        if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
-            ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
+    if a.json:
+        check_json_path(ap, a.json)
 
     names = sorted(f[:-5] for f in os.listdir(a.corpus)
                    if f.endswith(".ttir") and os.path.exists(os.path.join(a.corpus, f[:-5] + ".json")))

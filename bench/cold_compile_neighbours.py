@@ -38,6 +38,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cold_compile_local import Triton, check_json_path, options_of  # noqa: E402
+
 NEIGHBOURS = ("triton-same", "triton-other", "kiln", "kiln-wait-exit", "kiln-no-tunables", "idle")
 VMSTAT = ("compact_stall", "compact_fail", "compact_success", "thp_fault_alloc", "thp_fault_fallback",
           "pgmajfault")
@@ -50,12 +53,6 @@ def vmstat():
         return {k: int(d.get(k, 0)) for k in VMSTAT}
     except OSError:
         return {}
-
-
-def options_of(ttir):
-    with open(ttir[:-len(".ttir")] + ".json") as f:
-        o = json.load(f)
-    return o["num_warps"], o["num_stages"]
 
 
 def main():
@@ -77,25 +74,13 @@ def main():
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
     if a.json:
-        out_dir = os.path.dirname(os.path.abspath(a.json))
-        if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
-            ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
+        check_json_path(ap, a.json)
 
-    import triton
-    from triton.backends.compiler import GPUTarget
-    target = GPUTarget("cuda", 90, 32)
     work = tempfile.mkdtemp(prefix="neighbours-")
+    triton = Triton(work)
 
     def triton_compile(ttir):
-        d = tempfile.mkdtemp(prefix="t-", dir=work)
-        os.environ["TRITON_CACHE_DIR"] = d
-        triton.knobs.cache.dir = d
-        w, s = options_of(ttir)
-        t0 = time.perf_counter()
-        triton.compile(ttir, target=target, options={"num_warps": w, "num_stages": s})
-        ms = (time.perf_counter() - t0) * 1e3
-        shutil.rmtree(d, ignore_errors=True)
-        return ms
+        return triton.compile(ttir, *options_of(ttir))[0]
 
     def kiln_compile(ttir, env=None):
         out = tempfile.mkdtemp(prefix="k-", dir=work)
@@ -166,7 +151,7 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"rounds": a.rounds, "thp": thp, "samples": samples, "vmstat": vm,
-                       "triton": triton.__version__}, f, indent=1)
+                       "triton": triton.triton.__version__}, f, indent=1)
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -28,6 +28,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cold_compile_local import check_json_path  # noqa: E402
+
 VARIANTS = {
     "plain": None,
     "kiln (hugetlb=1, top_pad=64M)": "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864",
@@ -63,10 +66,8 @@ def main():
     for f in a.ptx:
         if not os.path.isfile(f):
             ap.error(f"not a file: {f}")
-    if a.json:  # fail now, not after the whole run
-        out_dir = os.path.dirname(os.path.abspath(a.json))
-        if not (os.path.isdir(out_dir) and os.access(out_dir, os.W_OK)):
-            ap.error(f"cannot write --json {a.json}: {out_dir} is not a writable directory")
+    if a.json:
+        check_json_path(ap, a.json)
     preloads = {}
     for spec in a.preload:
         name, sep, lib = spec.partition("=")

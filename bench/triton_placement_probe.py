@@ -6,19 +6,21 @@ each compile ran on: how its time depends on where the process runs.
 
 FILE.json beside FILE.ttir gives num_warps / num_stages. With a CPU list this
 process (and so Triton's ptxas child) runs on those CPUs only
-(sched_setaffinity). Each compile: a fresh, empty TRITON_CACHE_DIR,
-`triton.compile(FILE, target=GPUTarget("cuda", 90, 32), options=...)`; one
-compile first, not counted. Prints the median, minimum and maximum wall time
+(sched_setaffinity). Each compile is cold_compile_local.py's Triton cold compile (a fresh, empty
+TRITON_CACHE_DIR, `triton.compile(FILE, target=GPUTarget("cuda", 90, 32),
+options=...)`); one compile first, not counted. Prints the median, minimum and maximum wall time
 (ms), then per compile "ms@CPU" (">CPU" where it ended on another), and
 Triton's `cubin` (ptxas) and `llir` (LLVM) stage times from
 triton.knobs.compilation.listener. A GPU is not needed.
 """
 import argparse
-import json
 import os
 import shutil
+import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cold_compile_local import Triton, options_of, pin_to_cpus  # noqa: E402
 
 
 def current_cpu():
@@ -41,37 +43,17 @@ def main():
     if n < 1:
         ap.error(f"--compiles must be at least 1, got {n}")
     if pin:
-        try:
-            cpus = {int(c) for c in pin.split(",")}
-        except ValueError:
-            ap.error(f"--cpus takes comma-separated CPU numbers, got {pin!r}")
-        allowed = os.sched_getaffinity(0)
-        if not cpus <= allowed:
-            ap.error(f"--cpus {pin}: this process may run on CPUs {sorted(allowed)} only")
-        os.sched_setaffinity(0, cpus)
-    import triton
-    from triton.backends.compiler import GPUTarget
-    with open(ttir[:-len(".ttir")] + ".json") as f:
-        opts = json.load(f)
-    stages = []
-
-    def listener(**kw):
-        times = kw.get("times")
-        if times is not None and not kw.get("cache_hit"):
-            stages.append({k: v / 1e3 for k, v in times.lowering_stages})
-
-    triton.knobs.compilation.listener = listener
+        pin_to_cpus(ap, pin)
+    work = tempfile.mkdtemp(prefix="placement-")
+    triton = Triton(work)
+    w, s = options_of(ttir)
     rows = []
     for i in range(n + 1):
-        d = tempfile.mkdtemp(prefix="placement-")
-        triton.knobs.cache.dir = d
-        c0, t0 = current_cpu(), time.perf_counter()
-        triton.compile(ttir, target=GPUTarget("cuda", 90, 32),
-                       options={"num_warps": opts["num_warps"], "num_stages": opts["num_stages"]})
-        ms, c1 = (time.perf_counter() - t0) * 1e3, current_cpu()
-        shutil.rmtree(d, ignore_errors=True)
+        c0 = current_cpu()
+        ms, _, stages = triton.compile(ttir, w, s)
         if i:
-            rows.append((ms, c0, c1, stages[-1] if stages else {}))
+            rows.append((ms, c0, current_cpu(), stages))
+    shutil.rmtree(work, ignore_errors=True)
     ws = sorted(r[0] for r in rows)
     print(f"pin={pin or 'none'} n={n} median {ws[len(ws) // 2]:.1f} min {ws[0]:.1f} max {ws[-1]:.1f}")
     print("   " + " ".join(f"{r[0]:.0f}@{r[1]}{'' if r[1] == r[2] else '>' + str(r[2])}" for r in rows))
