@@ -1743,20 +1743,21 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
     }
 
     // 2. Across lanes.
-    AxisSpread spread = getAxisSpread(layout, axis, shape[axis]);
-    for (unsigned k = 1; k < spread.uniqueLanes; k *= 2) {
-      unsigned laneMask = spread.lane->divisor * k;
-      for (auto &a : acc) {
-        SmallVector<Value> other;
-        for (Value v : a) {
-          SmallVector<Value> words;
-          for (Value w : toShuffleWords(rewriter, loc, v))
-            words.push_back(l.target->shuffleXor(rewriter, loc, w, laneMask));
-          other.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
-        }
-        a = combine(rewriter, op.getCombineOp(), a, other);
+    // `a` combined with its value in the lane `laneMask` away (xor).
+    auto combineWithLane = [&](SmallVector<Value> &a, unsigned laneMask) {
+      SmallVector<Value> other;
+      for (Value v : a) {
+        SmallVector<Value> words;
+        for (Value w : toShuffleWords(rewriter, loc, v))
+          words.push_back(l.target->shuffleXor(rewriter, loc, w, laneMask));
+        other.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
       }
-    }
+      a = combine(rewriter, op.getCombineOp(), a, other);
+    };
+    AxisSpread spread = getAxisSpread(layout, axis, shape[axis]);
+    for (unsigned k = 1; k < spread.uniqueLanes; k *= 2)
+      for (auto &a : acc)
+        combineWithLane(a, spread.lane->divisor * k);
 
     // 3. Across warps, through shared memory.
     if (spread.uniqueWarps > 1) {
@@ -1775,7 +1776,6 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
           lin.push_back(linearIndex(rewriter, loc, idx, resShape));
       }
       auto [lane, warp] = laneAndWarp(rewriter, loc, l);
-      (void)lane;
       Value warpIdx = LLVM::LShrOp::create(
           rewriter, loc, warp,
           i32Const(rewriter, loc, llvm::Log2_32(spread.warp->divisor)));
@@ -1807,7 +1807,41 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
         }
       }
       l.target->barrier(rewriter, loc);
+      // One result element (a row, or the whole tensor) that every thread
+      // needs: lane i reads warp i's partial (lanes past the number of
+      // warps read a copy) and xor shuffles combine them, log2(warps)
+      // steps. Every thread reading every partial took, for 16 warps, 4
+      // vector loads and 15 combines; this takes one load and 4 shuffles
+      // and combines, and ptxas has less to compile (docs/BENCHMARKS.md,
+      // thirty-eighth session). The partials are combined as a tree, not
+      // in warp order, and, as in the lanes' step above, each lane puts
+      // its own value first: a combine that is not commutative (a max that
+      // keeps the first of two equal values) can leave lanes with results
+      // that differ where values tie.
+      unsigned warps = spread.uniqueWarps;
+      bool byLane = resNumel == 1 && llvm::isPowerOf2_32(warps) &&
+                    warps <= l.target->getWarpSize();
+      if (byLane) {
+        Value mine = LLVM::AndOp::create(rewriter, loc, lane,
+                                         i32Const(rewriter, loc, warps - 1));
+        for (auto [r, a] : llvm::enumerate(acc)) {
+          Value slot = LLVM::AddOp::create(rewriter, loc, mine, lin[r]);
+          SmallVector<Value> vals;
+          for (unsigned k = 0; k < numOps; ++k) {
+            Type elemTy = a[k].getType();
+            Type memTy = memoryType(elemTy);
+            Value p = smemAddress(rewriter, loc, l, opOffsets[k], memTy, slot);
+            Value v = LLVM::LoadOp::create(rewriter, loc, memTy, p);
+            vals.push_back(fromMemory(rewriter, loc, v, elemTy));
+          }
+          for (unsigned mask = 1; mask < warps; mask *= 2)
+            combineWithLane(vals, mask);
+          a = vals;
+        }
+      }
       for (auto [r, a] : llvm::enumerate(acc)) {
+        if (byLane)
+          continue;
         SmallVector<Value> total;
         for (unsigned w = 0; w < spread.uniqueWarps; ++w) {
           Value slot = LLVM::AddOp::create(

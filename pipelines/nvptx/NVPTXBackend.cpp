@@ -99,13 +99,16 @@ void registerNVPTXTranslations(mlir::DialectRegistry &registry) {
 
 llvm::Expected<NVPTXCompileResult>
 compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
-               PtxasProcess *startedPtxas) {
+               PtxasProcess *startedPtxas,
+               std::unique_ptr<llvm::TargetMachine> targetMachine) {
   NVPTXCompileResult result;
 
   // Check what can fail cheaply before the expensive stages.
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
-      createNVPTXTargetMachine(options.arch, options.ptxVersion,
-                               options.optLevel, options.fpFusion);
+      targetMachine ? std::move(targetMachine)
+                    : createNVPTXTargetMachine(options.arch, options.ptxVersion,
+                                               options.optLevel,
+                                               options.fpFusion);
   if (!tm)
     return tm.takeError();
   if (options.assemble) {

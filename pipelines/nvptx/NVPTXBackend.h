@@ -158,9 +158,14 @@ class PtxasProcess;
 /// not printed. `ptxas`: a ptxas the caller started early (with the same
 /// options) so that its start-up overlapped the caller's own stages; null
 /// starts one here, before translation. Used for one compile only.
+/// `targetMachine`: one the caller made with createNVPTXTargetMachine from
+/// the same options' arch, ptxVersion, optLevel and fpFusion (kiln compile
+/// makes it on another thread while its MLIR pipeline runs); null makes
+/// one here.
 llvm::Expected<NVPTXCompileResult>
 compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
-               PtxasProcess *ptxas = nullptr);
+               PtxasProcess *ptxas = nullptr,
+               std::unique_ptr<llvm::TargetMachine> targetMachine = nullptr);
 
 //===----------------------------------------------------------------------===//
 // LLVM IR stages (NVPTXCodegen.cpp)

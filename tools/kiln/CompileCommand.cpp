@@ -42,6 +42,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <cstdio>
@@ -536,12 +537,20 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   pipelineOptions.arch = options.arch;
   pipelineOptions.ptxVersion = options.ptxVersion;
   pipelineOptions.ftz = options.ftz;
+  // Built once: printed here for the fingerprint, run below on a miss.
   std::string pipelineText;
+  std::unique_ptr<mlir::PassManager> pipeline;
   if (isTTIR) {
-    mlir::PassManager printed(&context);
-    kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(printed, pipelineOptions);
-    pipelineText = printedPipeline(printed);
+    pipeline = std::make_unique<mlir::PassManager>(&context);
+    kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(*pipeline, pipelineOptions);
+    pipelineText = printedPipeline(*pipeline);
   }
+  // With disableFree the passes (and their pattern sets) are left to the
+  // process's exit, like the IR.
+  auto buryPipeline = llvm::make_scope_exit([&] {
+    if (options.disableFree && pipeline)
+      llvm::BuryPointer(std::move(pipeline));
+  });
   job.pipelineFingerprint = kiln::cache::pipelineFingerprint(pipelineText, {});
   llvm::Expected<kiln::cache::JobToolchain> toolchain = toolchainFuture.get();
   if (!toolchain)
@@ -579,11 +588,22 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return std::string(path);
   };
 
+  // The LLVM target machine does not depend on the module: it is made on
+  // another thread while the pipeline runs.
+  std::future<llvm::Expected<std::unique_ptr<llvm::TargetMachine>>>
+      targetMachine = std::async(
+          std::launch::async,
+          [arch = backendOptions.arch, ptxVersion = backendOptions.ptxVersion,
+           optLevel = backendOptions.optLevel,
+           fpFusion = backendOptions.fpFusion] {
+            return kiln::nvptx::createNVPTXTargetMachine(arch, ptxVersion,
+                                                         optLevel, fpFusion);
+          });
+
   int numWarps = options.numWarps;
   if (isTTIR) {
     Clock::time_point pipelineStart = Clock::now();
-    mlir::PassManager pm(&context);
-    kiln::pipelines::buildTTIRToLLVMNVPTXPipeline(pm, pipelineOptions);
+    mlir::PassManager &pm = *pipeline;
     // Verifying the whole module after each of the pipeline's passes was a
     // third of the pipeline's time; the module is verified once after the
     // last pass instead (and after every pass with --stage-dump, to name
@@ -691,8 +711,14 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   backendOptions.afterTranslate = [&] {
     llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
   };
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> madeTargetMachine =
+      targetMachine.get();
+  if (!madeTargetMachine)
+    return fail(options.inputFile + ": " +
+                llvm::toString(madeTargetMachine.takeError()));
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
-      kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get());
+      kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get(),
+                                  std::move(*madeTargetMachine));
   backendOptions.afterTranslate = nullptr;
   bool wroteLLVMDialect = llvmDialectWritten.valid() ? llvmDialectWritten.get()
                                                      : writeLLVMDialect();
