@@ -1821,39 +1821,38 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
       unsigned warps = spread.uniqueWarps;
       bool byLane = resNumel == 1 && llvm::isPowerOf2_32(warps) &&
                     warps <= l.target->getWarpSize();
-      if (byLane) {
-        Value mine = LLVM::AndOp::create(rewriter, loc, lane,
-                                         i32Const(rewriter, loc, warps - 1));
-        for (auto [r, a] : llvm::enumerate(acc)) {
-          Value slot = LLVM::AddOp::create(rewriter, loc, mine, lin[r]);
-          SmallVector<Value> vals;
-          for (unsigned k = 0; k < numOps; ++k) {
-            Type elemTy = a[k].getType();
-            Type memTy = memoryType(elemTy);
-            Value p = smemAddress(rewriter, loc, l, opOffsets[k], memTy, slot);
-            Value v = LLVM::LoadOp::create(rewriter, loc, memTy, p);
-            vals.push_back(fromMemory(rewriter, loc, v, elemTy));
-          }
+      // Each op's partial at `slot` of its shared memory.
+      auto loadPartial = [&](Value slot, ArrayRef<Value> like) {
+        SmallVector<Value> vals;
+        for (unsigned k = 0; k < numOps; ++k) {
+          Type elemTy = like[k].getType();
+          Type memTy = memoryType(elemTy);
+          Value p = smemAddress(rewriter, loc, l, opOffsets[k], memTy, slot);
+          Value v = LLVM::LoadOp::create(rewriter, loc, memTy, p);
+          vals.push_back(fromMemory(rewriter, loc, v, elemTy));
+        }
+        return vals;
+      };
+      Value mine;
+      if (byLane)
+        mine = LLVM::AndOp::create(rewriter, loc, lane,
+                                   i32Const(rewriter, loc, warps - 1));
+      for (auto [r, a] : llvm::enumerate(acc)) {
+        if (byLane) {
+          SmallVector<Value> vals = loadPartial(
+              LLVM::AddOp::create(rewriter, loc, mine, lin[r]), a);
           for (unsigned mask = 1; mask < warps; mask *= 2)
             combineWithLane(vals, mask);
           a = vals;
-        }
-      }
-      for (auto [r, a] : llvm::enumerate(acc)) {
-        if (byLane)
           continue;
+        }
         SmallVector<Value> total;
-        for (unsigned w = 0; w < spread.uniqueWarps; ++w) {
-          Value slot = LLVM::AddOp::create(
-              rewriter, loc, i32Const(rewriter, loc, w * resNumel), lin[r]);
-          SmallVector<Value> vals;
-          for (unsigned k = 0; k < numOps; ++k) {
-            Type elemTy = a[k].getType();
-            Type memTy = memoryType(elemTy);
-            Value p = smemAddress(rewriter, loc, l, opOffsets[k], memTy, slot);
-            Value v = LLVM::LoadOp::create(rewriter, loc, memTy, p);
-            vals.push_back(fromMemory(rewriter, loc, v, elemTy));
-          }
+        for (unsigned w = 0; w < warps; ++w) {
+          SmallVector<Value> vals = loadPartial(
+              LLVM::AddOp::create(rewriter, loc,
+                                  i32Const(rewriter, loc, w * resNumel),
+                                  lin[r]),
+              a);
           total = total.empty() ? vals
                                 : combine(rewriter, op.getCombineOp(), total, vals);
         }
