@@ -1813,14 +1813,20 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
       // steps. Every thread reading every partial took, for 16 warps, 4
       // vector loads and 15 combines; this takes one load and 4 shuffles
       // and combines, and ptxas has less to compile (docs/BENCHMARKS.md,
-      // thirty-eighth session). The partials are combined as a tree, not
-      // in warp order, and, as in the lanes' step above, each lane puts
-      // its own value first: a combine that is not commutative (a max that
-      // keeps the first of two equal values) can leave lanes with results
-      // that differ where values tie.
+      // thirty-eighth session). With fewer than 16 warps, or a value wider
+      // than 32 bits (two shuffles a step), the shuffles took as many PTX
+      // instructions as the loads or more (helper-74's 362 kernels, 1-32
+      // warps), so those keep the loads. The partials are combined as a
+      // tree, not in warp order, and, as in the lanes' step above, each
+      // lane puts its own value first: a combine that is not commutative
+      // (a max that keeps the first of two equal values) can leave lanes
+      // with results that differ where values tie.
       unsigned warps = spread.uniqueWarps;
-      bool byLane = resNumel == 1 && llvm::isPowerOf2_32(warps) &&
-                    warps <= l.target->getWarpSize();
+      bool narrow = llvm::all_of(acc.front(), [](Value v) {
+        return bitWidth(memoryType(v.getType())) <= 32;
+      });
+      bool byLane = resNumel == 1 && narrow && llvm::isPowerOf2_32(warps) &&
+                    warps >= 16 && warps <= l.target->getWarpSize();
       // Each op's partial at `slot` of its shared memory.
       auto loadPartial = [&](Value slot, ArrayRef<Value> like) {
         SmallVector<Value> vals;
