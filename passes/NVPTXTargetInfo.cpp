@@ -53,15 +53,12 @@ std::string storeCacheSuffix(tt::CacheModifier cache) {
   }
 }
 
+/// The PTX eviction priorities are spelled as TTIR spells them
+/// (evict_first, evict_last).
 std::string evictSuffix(tt::EvictionPolicy evict) {
-  switch (evict) {
-  case tt::EvictionPolicy::EVICT_FIRST:
-    return ".L1::evict_first";
-  case tt::EvictionPolicy::EVICT_LAST:
-    return ".L1::evict_last";
-  default:
+  if (evict == tt::EvictionPolicy::NORMAL)
     return "";
-  }
+  return (".L1::" + tt::stringifyEvictionPolicy(evict)).str();
 }
 
 /// Register constraint letter and PTX type of one word.
@@ -506,19 +503,13 @@ public:
   /// the normal priority and for chips or PTX versions without createpolicy
   /// (before sm_80 or PTX ISA 7.4, or unknown: those every chip has).
   Value l2EvictPolicy(OpBuilder &b, Location loc, tt::EvictionPolicy evict) {
-    if (sm < 80 || ptxVersion < 74)
-      return {};
-    const char *priority = evict == tt::EvictionPolicy::EVICT_FIRST
-                               ? "evict_first"
-                           : evict == tt::EvictionPolicy::EVICT_LAST
-                               ? "evict_last"
-                               : nullptr;
-    if (!priority)
+    if (sm < 80 || ptxVersion < 74 || evict == tt::EvictionPolicy::NORMAL)
       return {};
     auto asmOp = LLVM::InlineAsmOp::create(
         b, loc, b.getI64Type(), ValueRange(),
-        std::string("createpolicy.fractional.L2::") + priority +
-            ".b64 $0, 1.0;",
+        ("createpolicy.fractional.L2::" + tt::stringifyEvictionPolicy(evict) +
+         ".b64 $0, 1.0;")
+            .str(),
         "=l", /*has_side_effects=*/false, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
