@@ -1,39 +1,41 @@
-// Sha256.cpp: SHA-256 through OpenSSL's EVP digest API.
+// Sha256.cpp: SHA-256 through OpenSSL libcrypto's SHA256_Init / _Update /
+// _Final.
+//
+// Not the EVP interface: in OpenSSL 3 an EVP digest is fetched from a
+// provider, and the first fetch in a process builds libcrypto's table of
+// every algorithm name (legacy ciphers and digests included). That was
+// ~3.5M x86 instructions (callgrind, build machine), about a tenth of
+// kiln's own work in a softmax_kernel compile, and its heap pages are
+// fresh page faults in every `kiln compile`. SHA256_Init and friends run
+// the same implementation with no fetch and no initialization. They are
+// deprecated since OpenSSL 3.0 (the declarations stay; Debian 12's libcrypto
+// has them); a libcrypto built without deprecated interfaces gets EVP.
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include "cache/Sha256.h"
 
-#include <openssl/crypto.h>
+#include <openssl/opensslconf.h>
+#if defined(OPENSSL_NO_DEPRECATED_3_0)
+#define KILN_SHA256_EVP 1
 #include <openssl/evp.h>
+#else
+#include <openssl/sha.h>
+#endif
 
 namespace kiln::cache {
-namespace {
-
-/// SHA-256 of the default provider, fetched once. OpenSSL is initialized
-/// first without reading openssl.cnf, without its error strings and without
-/// an atexit cleanup: a digest needs none of them, and EVP_Digest's implicit
-/// initialization (all three) plus a fetch per call cost ~1 ms of CPU in
-/// every `kiln compile`. If the process initialized OpenSSL already, that
-/// initialization stands.
-const EVP_MD* sha256Md() {
-  static const EVP_MD* md = [] {
-    OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS |
-                            OPENSSL_INIT_NO_ATEXIT,
-                        nullptr);
-    const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
-    return fetched ? fetched : EVP_sha256();
-  }();
-  return md;
-}
-
-}  // namespace
-
-void prepareSha256() { (void)sha256Md(); }
 
 std::string sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned char digest[32];
+#if KILN_SHA256_EVP
   unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, sha256Md(), nullptr) != 1 ||
+  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1 ||
       length != 32)
     return {};
+#else
+  SHA256_CTX context;
+  if (SHA256_Init(&context) != 1 || SHA256_Update(&context, data.data(), data.size()) != 1 ||
+      SHA256_Final(digest, &context) != 1)
+    return {};
+#endif
   static const char hex[] = "0123456789abcdef";
   std::string out(64, '0');
   for (unsigned i = 0; i < 32; ++i) {

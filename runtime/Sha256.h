@@ -1,5 +1,6 @@
-// Sha256.h: SHA-256 of a byte buffer (OpenSSL libcrypto's EVP interface),
-// used to verify a kernel binary against metadata.json before it is loaded.
+// Sha256.h: SHA-256 of a byte buffer (OpenSSL libcrypto; Sha256.cpp says
+// which of its interfaces and why), used to verify a kernel binary against
+// metadata.json before it is loaded.
 #ifndef KILN_RUNTIME_SHA256_H
 #define KILN_RUNTIME_SHA256_H
 

@@ -429,13 +429,11 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   // The toolchain's identity (a `ptxas --version` process and the SHA-256
   // of libdevice, ~4 ms of CPU unless memoized under the cache root) is
   // needed only for the job key: find it on another thread while this one
-  // creates the context and parses. That thread first readies SHA-256,
-  // whose one-time set-up the source hash below would otherwise pay.
+  // creates the context and parses.
   std::future<llvm::Expected<kiln::cache::JobToolchain>> toolchainFuture =
       std::async(std::launch::async, [ptxasPath = *ptxas,
                                       libdevicePath = options.libdevicePath,
                                       cacheDir = options.cacheDir] {
-        kiln::cache::prepareSha256();
         return toolchainIdentity(ptxasPath, libdevicePath, /*nvptx=*/true,
                                  toolMemoRoot(cacheDir));
       });
