@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Re-sort a straight-line PTX kernel's instructions, dependences kept.
+
+    python3 bench/ptx_order_probe.py IN.ptx MODE OUT.ptx
+
+ptxas's choices can follow the order of the PTX it is given (seen for the
+corpus kernel triton_poi_fused_mul_native_dropout_0: whether its Philox
+key schedule runs on the uniform datapath; docs/BENCHMARKS.md, thirty-ninth
+session). This writes the same instructions in another order, so that
+ptxas can be tried on each and the cubins timed (bench/conformance/
+ab_time.py, with the cubin and its SHA-256 put into a copy of kiln's
+artifact directory). MODE:
+
+  asap          every instruction as early as its operands allow
+  alap          every instruction as late as its uses allow
+  dfs           depth-first from each store: one element's chain at a time
+  uniform-first the instructions that depend neither on %tid nor on data
+                loaded by a vector load, first (in their order), then the
+                rest (in theirs)
+
+Only a kernel body of one basic block (no labels or branches) between its
+`.reg` declarations and `ret;` is handled, with one destination per
+instruction except vector loads and `mov.b64 {_, %r}`; loads and stores
+keep their order with respect to stores. Anything else is refused.
+"""
+import collections
+import re
+import sys
+
+REG = re.compile(r"%[a-z]+\d+")
+
+
+def parse(lines):
+    start = max(i for i, l in enumerate(lines) if l.strip().startswith(".reg")) + 1
+    end = next(i for i, l in enumerate(lines) if l.strip() == "ret;")
+    body = [l for l in lines[start:end] if l.strip()]
+    insts = []
+    for l in body:
+        s = l.strip()
+        if s.startswith(("$", "@", "bra", "//")) or s.endswith(":"):
+            sys.exit(f"ptx_order_probe: not a single straight-line block: {s}")
+        op, rest = s.split(None, 1) if " " in s or "\t" in s else (s, "")
+        if op.startswith("st."):
+            defs, uses = [], REG.findall(rest)
+        elif op.startswith("mov.b64") and "{_," in rest:
+            m = re.match(r"\s*\{_, (%\w+)\}, (%\w+);", rest)
+            defs, uses = [m.group(1)], [m.group(2)]
+        elif op.startswith("ld.") and "{" in rest:
+            m = re.match(r"\s*\{([^}]*)\}, \[(.*)\];", rest)
+            defs, uses = REG.findall(m.group(1)), REG.findall(m.group(2))
+        else:
+            regs = REG.findall(rest)
+            defs, uses = regs[:1], regs[1:]
+        insts.append({"line": l, "op": op, "defs": defs, "uses": uses})
+    return start, end, insts
+
+
+def dependences(insts):
+    deps = collections.defaultdict(set)
+    last_def, last_mem, last_store = {}, None, None
+    readers = collections.defaultdict(list)
+    for i, ins in enumerate(insts):
+        for u in ins["uses"]:
+            if u in last_def:
+                deps[i].add(last_def[u])
+            readers[u].append(i)
+        is_mem = ins["op"].startswith(("ld.", "st."))
+        if is_mem:
+            if ins["op"].startswith("st.") and last_mem is not None:
+                deps[i].add(last_mem)
+            elif last_store is not None:
+                deps[i].add(last_store)
+            last_mem = i
+            if ins["op"].startswith("st."):
+                last_store = i
+        for d in ins["defs"]:
+            # A register written again waits for the earlier value's readers.
+            for r in readers[d]:
+                if r != i:
+                    deps[i].add(r)
+            if d in last_def:
+                deps[i].add(last_def[d])
+            last_def[d] = i
+            readers[d] = []
+    return deps
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[2] not in ("asap", "alap", "dfs", "uniform-first"):
+        sys.exit(__doc__.split("\n\n")[1])
+    lines = open(sys.argv[1]).read().split("\n")
+    start, end, insts = parse(lines)
+    deps = dependences(insts)
+    n = len(insts)
+    succ = collections.defaultdict(set)
+    for i in range(n):
+        for d in deps[i]:
+            succ[d].add(i)
+    mode = sys.argv[2]
+    if mode == "asap":
+        level = {}
+        for i in range(n):
+            level[i] = 1 + max((level[d] for d in deps[i]), default=0)
+        order = sorted(range(n), key=lambda i: (level[i], i))
+    elif mode == "alap":
+        height = {}
+        for i in reversed(range(n)):
+            height[i] = 1 + max((height[s] for s in succ[i]), default=0)
+        order = sorted(range(n), key=lambda i: (-height[i], i))
+    elif mode == "dfs":
+        order, seen = [], set()
+        sys.setrecursionlimit(10 * n + 1000)
+
+        def visit(i):
+            if i in seen:
+                return
+            for d in sorted(deps[i]):
+                visit(d)
+            seen.add(i)
+            order.append(i)
+
+        for i in range(n):
+            if insts[i]["op"].startswith("st."):
+                visit(i)
+        for i in range(n):
+            visit(i)
+    else:
+        uniform = [False] * n
+        for i, ins in enumerate(insts):
+            vector_load = ins["op"].startswith("ld.") and "{" in ins["line"]
+            if "%tid" in ins["line"] or vector_load or ins["op"].startswith("st."):
+                continue
+            uniform[i] = all(uniform[d] for d in deps[i])
+        order = [i for i in range(n) if uniform[i]] + [i for i in range(n) if not uniform[i]]
+        print(f"ptx_order_probe: {sum(uniform)} of {n} instructions warp-uniform", file=sys.stderr)
+    pos = {i: k for k, i in enumerate(order)}
+    assert sorted(order) == list(range(n))
+    assert all(pos[d] < pos[i] for i in range(n) for d in deps[i]), "a dependence broken"
+    out = lines[:start] + [insts[i]["line"] for i in order] + lines[end:]
+    open(sys.argv[3], "w").write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
