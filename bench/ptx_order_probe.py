@@ -21,32 +21,51 @@ artifact directory). MODE:
 Only a kernel body of one basic block (no labels or branches) between its
 `.reg` declarations and `ret;` is handled, with one destination per
 instruction except vector loads and `mov.b64 {_, %r}`; loads and stores
-keep their order with respect to stores. Anything else is refused.
+keep their order with respect to stores, and a register written twice
+keeps its readers before the second write. Anything else is refused with
+exit status 2 and the line named.
 """
+import argparse
 import collections
+import os
 import re
 import sys
 
 REG = re.compile(r"%[a-z]+\d+")
 
 
+class Refused(Exception):
+    pass
+
+
 def parse(lines):
-    start = max(i for i, l in enumerate(lines) if l.strip().startswith(".reg")) + 1
-    end = next(i for i, l in enumerate(lines) if l.strip() == "ret;")
-    body = [l for l in lines[start:end] if l.strip()]
+    regs = [i for i, l in enumerate(lines) if l.strip().startswith(".reg")]
+    rets = [i for i, l in enumerate(lines) if l.strip() == "ret;"]
+    if not regs or not rets or rets[0] < regs[-1]:
+        raise Refused("no kernel body (`.reg` declarations, then instructions, then `ret;`)")
+    if len(rets) > 1:
+        raise Refused(f"line {rets[1] + 1}: a second `ret;` (one kernel, one block only)")
+    start, end = regs[-1] + 1, rets[0]
     insts = []
-    for l in body:
+    for number in range(start, end):
+        l = lines[number]
         s = l.strip()
-        if s.startswith(("$", "@", "bra", "//")) or s.endswith(":"):
-            sys.exit(f"ptx_order_probe: not a single straight-line block: {s}")
-        op, rest = s.split(None, 1) if " " in s or "\t" in s else (s, "")
+        if not s or s.startswith("//"):
+            continue
+        if s.startswith(("$", "@", "bra", "{", "}", ".")) or s.endswith(":") or not s.endswith(";"):
+            raise Refused(f"line {number + 1}: not an instruction of one straight-line block: {s}")
+        op, rest = s.split(None, 1) if len(s.split(None, 1)) == 2 else (s, "")
         if op.startswith("st."):
             defs, uses = [], REG.findall(rest)
         elif op.startswith("mov.b64") and "{_," in rest:
             m = re.match(r"\s*\{_, (%\w+)\}, (%\w+);", rest)
+            if not m:
+                raise Refused(f"line {number + 1}: unexpected operands: {s}")
             defs, uses = [m.group(1)], [m.group(2)]
         elif op.startswith("ld.") and "{" in rest:
             m = re.match(r"\s*\{([^}]*)\}, \[(.*)\];", rest)
+            if not m:
+                raise Refused(f"line {number + 1}: unexpected operands: {s}")
             defs, uses = REG.findall(m.group(1)), REG.findall(m.group(2))
         else:
             regs = REG.findall(rest)
@@ -86,17 +105,30 @@ def dependences(insts):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ("asap", "alap", "dfs", "uniform-first"):
-        sys.exit(__doc__.split("\n\n")[1])
-    lines = open(sys.argv[1]).read().split("\n")
-    start, end, insts = parse(lines)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("input", metavar="IN.ptx")
+    ap.add_argument("mode", choices=("asap", "alap", "dfs", "uniform-first"))
+    ap.add_argument("output", metavar="OUT.ptx")
+    a = ap.parse_args()
+    try:
+        with open(a.input) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        ap.error(f"cannot read {a.input}: {e.strerror}")
+    out_dir = os.path.dirname(os.path.abspath(a.output))
+    if not os.path.isdir(out_dir) or not os.access(out_dir, os.W_OK):
+        ap.error(f"cannot write {a.output}: {out_dir} is not a writable directory")
+    try:
+        start, end, insts = parse(lines)
+    except Refused as e:
+        ap.error(f"{a.input}: {e}")
     deps = dependences(insts)
     n = len(insts)
     succ = collections.defaultdict(set)
     for i in range(n):
         for d in deps[i]:
             succ[d].add(i)
-    mode = sys.argv[2]
+    mode = a.mode
     if mode == "asap":
         level = {}
         for i in range(n):
@@ -137,7 +169,8 @@ def main():
     assert sorted(order) == list(range(n))
     assert all(pos[d] < pos[i] for i in range(n) for d in deps[i]), "a dependence broken"
     out = lines[:start] + [insts[i]["line"] for i in order] + lines[end:]
-    open(sys.argv[3], "w").write("\n".join(out))
+    with open(a.output, "w") as f:
+        f.write("\n".join(out))
 
 
 if __name__ == "__main__":
