@@ -21,8 +21,9 @@ artifact directory). MODE:
 Only a kernel body of one basic block (no labels or branches) between its
 `.reg` declarations and `ret;` is handled, with one destination per
 instruction except vector loads and `mov.b64 {_, %r}`; loads and stores
-keep their order with respect to stores, and a register written twice
-keeps its readers before the second write. Anything else is refused with
+keep their order with respect to stores, a register written twice keeps
+its readers before the second write (and its first write before the
+second: a guarded `@%p` instruction may leave the old value). Anything else is refused with
 exit status 2 and the line named.
 """
 import argparse
@@ -52,8 +53,12 @@ def parse(lines):
         s = l.strip()
         if not s or s.startswith("//"):
             continue
+        guard = []
+        m = re.match(r"@!?(%\w+)\s+(.*)", s)
+        if m:  # a guarded instruction: its predicate is one more operand
+            guard, s = [m.group(1)], m.group(2)
         if s.startswith(("$", "@", "bra", "{", "}", ".")) or s.endswith(":") or not s.endswith(";"):
-            raise Refused(f"line {number + 1}: not an instruction of one straight-line block: {s}")
+            raise Refused(f"line {number + 1}: not an instruction of one straight-line block: {lines[number].strip()}")
         op, rest = s.split(None, 1) if len(s.split(None, 1)) == 2 else (s, "")
         if op.startswith("st."):
             defs, uses = [], REG.findall(rest)
@@ -70,7 +75,7 @@ def parse(lines):
         else:
             regs = REG.findall(rest)
             defs, uses = regs[:1], regs[1:]
-        insts.append({"line": l, "op": op, "defs": defs, "uses": uses})
+        insts.append({"line": l, "op": op, "defs": defs, "uses": uses + guard})
     return start, end, insts
 
 
