@@ -20,11 +20,13 @@ artifact directory). MODE:
 
 Only a kernel body of one basic block (no labels or branches) between its
 `.reg` declarations and `ret;` is handled, with one destination per
-instruction except vector loads and `mov.b64 {_, %r}`; loads and stores
-keep their order with respect to stores, a register written twice keeps
-its readers before the second write (and its first write before the
-second: a guarded `@%p` instruction may leave the old value). Anything else is refused with
-exit status 2 and the line named.
+instruction except vector loads and `mov.b64 {_, %r}`. Only instructions
+that read and write registers alone move freely (PURE below); loads move
+among loads, and nothing moves past a store, barrier, atomic or shuffle.
+A register written twice keeps its readers before the second write, and
+its first write before the second (a guarded `@%p` instruction may leave
+the old value). Anything else is refused with exit status 2 and the line
+named.
 """
 import argparse
 import collections
@@ -79,24 +81,39 @@ def parse(lines):
     return start, end, insts
 
 
+# Instructions that read and write registers only: free to move as far as
+# their operands allow. `ld.param` reads the kernel's parameters, which do
+# not change. Every other instruction (loads, stores, atomics, barriers,
+# shuffles, fences, asynchronous copies, ...) is ordered: a load stays
+# between the ordered non-loads around it, and the ordered non-loads keep
+# their order.
+PURE = ("add.", "sub.", "mul.", "mul24.", "mad.", "mad24.", "fma.", "div.", "rem.",
+        "min.", "max.", "neg.", "abs.", "and.", "or.", "xor.", "not.", "cnot.", "shl.",
+        "shr.", "shf.", "lop3.", "selp.", "setp.", "set.", "slct.", "cvt.", "mov.",
+        "rcp.", "sqrt.", "rsqrt.", "ex2.", "lg2.", "sin.", "cos.", "tanh.", "bfe.",
+        "bfi.", "prmt.", "popc.", "clz.", "brev.", "sad.", "testp.", "copysign.",
+        "ld.param.")
+
+
 def dependences(insts):
     deps = collections.defaultdict(set)
-    last_def, last_mem, last_store = {}, None, None
+    last_def = {}
     readers = collections.defaultdict(list)
+    last_ordered, loads_since = None, []
     for i, ins in enumerate(insts):
         for u in ins["uses"]:
             if u in last_def:
                 deps[i].add(last_def[u])
             readers[u].append(i)
-        is_mem = ins["op"].startswith(("ld.", "st."))
-        if is_mem:
-            if ins["op"].startswith("st.") and last_mem is not None:
-                deps[i].add(last_mem)
-            elif last_store is not None:
-                deps[i].add(last_store)
-            last_mem = i
-            if ins["op"].startswith("st."):
-                last_store = i
+        op = ins["op"]
+        if not op.startswith(PURE):
+            if last_ordered is not None:
+                deps[i].add(last_ordered)
+            if op.startswith("ld."):
+                loads_since.append(i)
+            else:
+                deps[i].update(loads_since)
+                last_ordered, loads_since = i, []
         for d in ins["defs"]:
             # A register written again waits for the earlier value's readers.
             for r in readers[d]:
