@@ -9,7 +9,9 @@
 // fresh page faults in every `kiln compile`. SHA256_Init and friends run
 // the same implementation with no fetch and no initialization. They are
 // deprecated since OpenSSL 3.0 (the declarations stay; Debian 12's libcrypto
-// has them); a libcrypto built without deprecated interfaces gets EVP.
+// has them); where the headers leave the 3.0-deprecated interfaces out
+// (OPENSSL_NO_DEPRECATED_3_0, e.g. compiled with -DOPENSSL_NO_DEPRECATED),
+// the same digests come from EVP.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "cache/Sha256.h"
 
@@ -25,7 +27,7 @@ namespace kiln::cache {
 
 std::string sha256Hex(std::string_view data) {
   unsigned char digest[32];
-#if KILN_SHA256_EVP
+#if defined(KILN_SHA256_EVP)
   unsigned int length = 0;
   if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1 ||
       length != 32)

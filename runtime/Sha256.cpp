@@ -18,7 +18,7 @@ namespace kiln::runtime {
 
 Expected<std::string> sha256Hex(const void* data, size_t size) {
   unsigned char digest[32];
-#if KILN_SHA256_EVP
+#if defined(KILN_SHA256_EVP)
   unsigned int length = 0;
   if (EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr) != 1 || length != 32)
     return Status(StatusCode::kInternal, "EVP_Digest(SHA-256) failed");

@@ -12,7 +12,7 @@
 namespace kiln::runtime {
 
 /// SHA-256 of `size` bytes at `data` as 64 lower-case hex digits; a
-/// kInternal error if libcrypto fails (out of memory).
+/// kInternal error should libcrypto report a failure.
 Expected<std::string> sha256Hex(const void* data, size_t size);
 
 } // namespace kiln::runtime
