@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/kiln/CompileCommand.h"
+#include "cache/Sha256.h"
 #include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
 
@@ -28,7 +29,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -244,9 +244,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
     }
   metadata.binaryFile = kernelName + ".hsaco";
   metadata.binarySize = compiled->hsaco.size();
-  metadata.binarySha256 = llvm::toHex(
-      llvm::SHA256::hash(llvm::arrayRefFromStringRef(compiled->hsaco)),
-      /*LowerCase=*/true);
+  metadata.binarySha256 = kiln::cache::sha256Hex(compiled->hsaco);
   if (!writeFile(artifact(kernelName + ".ll"), compiled->llvmIR) ||
       !writeFile(artifact(metadata.binaryFile), compiled->hsaco) ||
       !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))

@@ -742,7 +742,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   metadata.signature = std::move(signature);
   metadata.binaryFile = kernelName + ".cubin";
   metadata.binarySize = compiled->cubin.size();
-  metadata.binarySha256 = kiln::nvptx::sha256Hex(compiled->cubin);
+  metadata.binarySha256 = kiln::cache::sha256Hex(compiled->cubin);
   metadata.trailingNullPointers = trailingNullPointers;
   metadata.jobKey = jobKey;
   if (const kiln::nvptx::PtxasFunctionInfo *info =
