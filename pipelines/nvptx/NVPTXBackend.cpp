@@ -100,9 +100,14 @@ void registerNVPTXTranslations(mlir::DialectRegistry &registry) {
 llvm::Expected<NVPTXCompileResult>
 compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
                PtxasProcess *startedPtxas,
-               std::unique_ptr<llvm::TargetMachine> targetMachine) {
+               std::unique_ptr<llvm::TargetMachine> targetMachine,
+               std::unique_ptr<NVPTXCodegenPipeline> codegenPipeline) {
   NVPTXCompileResult result;
 
+  // A codegen pipeline comes with the caller's target machine: without one,
+  // it was made for a machine this compile does not use.
+  if (!targetMachine)
+    codegenPipeline.reset();
   // Check what can fail cheaply before the expensive stages.
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
       targetMachine ? std::move(targetMachine)
@@ -204,7 +209,8 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
     result.llvmIR = std::move(*text);
     return llvm::Error::success();
   };
-  llvm::Expected<std::string> ptx = emitPTX(**llvmModule, **tm);
+  llvm::Expected<std::string> ptx =
+      emitPTX(**llvmModule, **tm, nullptr, std::move(codegenPipeline));
   if (!ptx)
     return ptx.takeError();
   result.ptx = std::move(*ptx);

@@ -161,11 +161,15 @@ class PtxasProcess;
 /// `targetMachine`: one the caller made with createNVPTXTargetMachine from
 /// the same options' arch, ptxVersion, optLevel and fpFusion (kiln compile
 /// makes it on another thread while its MLIR pipeline runs); null makes
-/// one here.
+/// one here. `codegenPipeline`: one made for that target machine
+/// (NVPTXCodegenPipeline::create, on the same thread in kiln compile); null
+/// makes one when codegen starts. Declared below.
+class NVPTXCodegenPipeline;
 llvm::Expected<NVPTXCompileResult>
 compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
                PtxasProcess *ptxas = nullptr,
-               std::unique_ptr<llvm::TargetMachine> targetMachine = nullptr);
+               std::unique_ptr<llvm::TargetMachine> targetMachine = nullptr,
+               std::unique_ptr<NVPTXCodegenPipeline> codegenPipeline = nullptr);
 
 //===----------------------------------------------------------------------===//
 // LLVM IR stages (NVPTXCodegen.cpp)
@@ -266,13 +270,45 @@ llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
 /// 199 files: byte-identical PTX.
 llvm::ArrayRef<OmittedPassRun> omittedCodegenPassRuns();
 
+/// NVPTX codegen's pass pipeline (LLVM's legacy pass manager, from the IR
+/// passes before instruction selection to the PTX printer) made for a
+/// target machine before there is a module to run it on. Adding the passes
+/// (TargetMachine::addPassesToEmitFile) is ~1.7M x86 instructions, a tenth
+/// of a small kernel's LLVM stages (callgrind, softmax_kernel): kiln compile
+/// makes the pipeline on the thread that makes the target machine, while
+/// its MLIR pipeline runs. Runs once (emitPTX); not thread-safe.
+class NVPTXCodegenPipeline {
+public:
+  /// Adds the passes for `tm`, which must outlive the pipeline. Errors if
+  /// the target cannot emit assembly.
+  static llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>>
+  create(llvm::TargetMachine &tm);
+  ~NVPTXCodegenPipeline();
+
+  /// The target machine the passes were added for.
+  llvm::TargetMachine &targetMachine() const;
+  /// Runs the passes on `module` and returns the PTX they printed. Use
+  /// emitPTX, which also leaves out omittedCodegenPassRuns() and collects
+  /// LLVM's diagnostics.
+  llvm::Expected<std::string> run(llvm::Module &module);
+
+  struct Impl;
+
+private:
+  explicit NVPTXCodegenPipeline(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
+
 /// Emits `module` as PTX text with `tm` (the module is consumed by codegen:
 /// do not reuse it afterwards; compileToCubin() gives it a bitcode copy),
 /// without the pass runs in omittedCodegenPassRuns(). `omitted`, if given,
-/// receives "pass#run" for each run left out, in order.
+/// receives "pass#run" for each run left out, in order. `pipeline`: one made
+/// for `tm` beforehand (NVPTXCodegenPipeline::create), used up here; null
+/// makes one here. Same PTX either way.
 llvm::Expected<std::string>
 emitPTX(llvm::Module &module, llvm::TargetMachine &tm,
-        std::vector<std::string> *omitted = nullptr);
+        std::vector<std::string> *omitted = nullptr,
+        std::unique_ptr<NVPTXCodegenPipeline> pipeline = nullptr);
 
 //===----------------------------------------------------------------------===//
 // CUDA toolkit: ptxas and libdevice (NVPTXToolchain.cpp)

@@ -719,8 +719,51 @@ private:
 
 } // namespace
 
+/// The pass manager and the stream its PTX printer writes to; the printer
+/// keeps a reference to the stream, so both live here, at fixed addresses.
+struct NVPTXCodegenPipeline::Impl {
+  SmallString<0> ptx;
+  raw_svector_ostream os{ptx};
+  legacy::PassManager pm;
+  TargetMachine *tm = nullptr;
+  bool used = false;
+};
+
+NVPTXCodegenPipeline::NVPTXCodegenPipeline(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+NVPTXCodegenPipeline::~NVPTXCodegenPipeline() = default;
+
+Expected<std::unique_ptr<NVPTXCodegenPipeline>>
+NVPTXCodegenPipeline::create(TargetMachine &tm) {
+  auto impl = std::make_unique<Impl>();
+  impl->tm = &tm;
+  if (tm.addPassesToEmitFile(impl->pm, impl->os, nullptr,
+                             CodeGenFileType::AssemblyFile))
+    return makeError("codegen: the NVPTX target cannot emit assembly");
+  return std::unique_ptr<NVPTXCodegenPipeline>(
+      new NVPTXCodegenPipeline(std::move(impl)));
+}
+
+TargetMachine &NVPTXCodegenPipeline::targetMachine() const { return *impl->tm; }
+
+Expected<std::string> NVPTXCodegenPipeline::run(Module &module) {
+  if (impl->used)
+    return makeError("codegen: the pass pipeline has run already");
+  impl->used = true;
+  if (Error err = runGuarded("codegen", [&] {
+        impl->pm.run(module);
+        return Error::success();
+      }))
+    return std::move(err);
+  return std::string(impl->ptx.str());
+}
+
 Expected<std::string> emitPTX(Module &module, TargetMachine &tm,
-                              std::vector<std::string> *omitted) {
+                              std::vector<std::string> *omitted,
+                              std::unique_ptr<NVPTXCodegenPipeline> pipeline) {
+  if (pipeline && &pipeline->targetMachine() != &tm)
+    return makeError("codegen: the prepared pipeline was made for another "
+                     "target machine");
   DiagnosticCollector diagnostics(module.getContext());
   LLVMContext &context = module.getContext();
   OptPassGate &previousGate = context.getOptPassGate();
@@ -728,21 +771,19 @@ Expected<std::string> emitPTX(Module &module, TargetMachine &tm,
   context.setOptPassGate(gate);
   auto restoreGate =
       llvm::make_scope_exit([&] { context.setOptPassGate(previousGate); });
-  SmallString<0> ptx;
-  {
-    raw_svector_ostream os(ptx);
-    legacy::PassManager pm;
-    if (tm.addPassesToEmitFile(pm, os, nullptr, CodeGenFileType::AssemblyFile))
-      return makeError("codegen: the NVPTX target cannot emit assembly");
-    if (Error err = runGuarded("codegen", [&] {
-          pm.run(module);
-          return Error::success();
-        }))
-      return std::move(err);
+  if (!pipeline) {
+    Expected<std::unique_ptr<NVPTXCodegenPipeline>> made =
+        NVPTXCodegenPipeline::create(tm);
+    if (!made)
+      return made.takeError();
+    pipeline = std::move(*made);
   }
+  Expected<std::string> ptx = pipeline->run(module);
+  if (!ptx)
+    return ptx.takeError();
   if (Error err = diagnostics.takeError("codegen"))
     return std::move(err);
-  return std::string(ptx.str());
+  return ptx;
 }
 
 } // namespace kiln::nvptx

@@ -24,6 +24,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -316,6 +317,79 @@ TEST_F(LLVMPipelines, LeaveOutExactlyTheListedPassRuns) {
   EXPECT_EQ(llvm::count(skipped, "early-cse#3"), 0);
   // The gate is the context's only while codegen runs.
   EXPECT_FALSE(context.getOptPassGate().isEnabled());
+}
+
+TEST_F(LLVMPipelines, PreparedCodegenPipelineGivesTheSamePTX) {
+  // Made before the module is optimized (kiln compile makes it on another
+  // thread): same PTX and the same left-out runs as a pipeline made by
+  // emitPTX itself, on a second copy of the module.
+  ASSERT_FALSE(errorText(optimizeModule(*module, *tm, 3, omittedO3PassRuns()))
+                   .size());
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*module);
+  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
+      NVPTXCodegenPipeline::create(*tm);
+  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  EXPECT_EQ(&(*prepared)->targetMachine(), tm.get());
+  std::vector<std::string> skippedPrepared, skippedHere;
+  llvm::Expected<std::string> fromPrepared =
+      emitPTX(*module, *tm, &skippedPrepared, std::move(*prepared));
+  ASSERT_TRUE(static_cast<bool>(fromPrepared))
+      << errorText(fromPrepared.takeError());
+  llvm::Expected<std::string> madeHere = emitPTX(*copy, *tm, &skippedHere);
+  ASSERT_TRUE(static_cast<bool>(madeHere)) << errorText(madeHere.takeError());
+  EXPECT_THAT(*fromPrepared, HasSubstr(".visible .entry k("));
+  EXPECT_EQ(*fromPrepared, *madeHere);
+  EXPECT_EQ(skippedPrepared, skippedHere);
+  expectOmitted(omittedCodegenPassRuns(), skippedPrepared);
+}
+
+TEST_F(LLVMPipelines, PreparedCodegenPipelineForAnotherMachineIsRefused) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> other =
+      createNVPTXTargetMachine("sm_80", 80, 3);
+  ASSERT_TRUE(static_cast<bool>(other)) << errorText(other.takeError());
+  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
+      NVPTXCodegenPipeline::create(**other);
+  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  llvm::Expected<std::string> ptx =
+      emitPTX(*module, *tm, nullptr, std::move(*prepared));
+  ASSERT_FALSE(static_cast<bool>(ptx));
+  EXPECT_THAT(errorText(ptx.takeError()),
+              HasSubstr("made for another target machine"));
+}
+
+TEST_F(LLVMPipelines, CodegenPipelineRunsOnce) {
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*module);
+  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
+      NVPTXCodegenPipeline::create(*tm);
+  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  llvm::Expected<std::string> first = (*prepared)->run(*module);
+  ASSERT_TRUE(static_cast<bool>(first)) << errorText(first.takeError());
+  EXPECT_THAT(*first, HasSubstr(".visible .entry k("));
+  llvm::Expected<std::string> second = (*prepared)->run(*copy);
+  ASSERT_FALSE(static_cast<bool>(second));
+  EXPECT_THAT(errorText(second.takeError()), HasSubstr("has run already"));
+}
+
+TEST_F(CompileTest, CodegenPipelineWithoutItsTargetMachineIsNotUsed) {
+  // compileToCubin makes its own target machine here; the pipeline made for
+  // another one is dropped, not run against the wrong machine.
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(kAddOne);
+  ASSERT_TRUE(module);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> other =
+      createNVPTXTargetMachine("sm_80", 80, 3);
+  ASSERT_TRUE(static_cast<bool>(other)) << errorText(other.takeError());
+  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
+      NVPTXCodegenPipeline::create(**other);
+  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  NVPTXBackendOptions options;
+  options.arch = "sm_90a";
+  options.ptxVersion = 83;
+  options.assemble = false;
+  llvm::Expected<NVPTXCompileResult> result = compileToCubin(
+      *module, options, nullptr, nullptr, std::move(*prepared));
+  ASSERT_TRUE(bool(result)) << errorText(result.takeError());
+  EXPECT_THAT(result->ptx, HasSubstr(".target sm_90a"));
+  EXPECT_THAT(result->ptx, HasSubstr(".entry add_one"));
 }
 
 TEST_F(LLVMPipelines, NothingOmittedWithoutAList) {

@@ -586,17 +586,28 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return std::string(path);
   };
 
-  // The LLVM target machine does not depend on the module: it is made on
-  // another thread while the pipeline runs.
-  std::future<llvm::Expected<std::unique_ptr<llvm::TargetMachine>>>
-      targetMachine = std::async(
-          std::launch::async,
-          [arch = backendOptions.arch, ptxVersion = backendOptions.ptxVersion,
-           optLevel = backendOptions.optLevel,
-           fpFusion = backendOptions.fpFusion] {
-            return kiln::nvptx::createNVPTXTargetMachine(arch, ptxVersion,
-                                                         optLevel, fpFusion);
-          });
+  // The LLVM target machine and its codegen pass pipeline do not depend on
+  // the module: they are made on another thread while the pipeline runs.
+  struct LLVMTarget {
+    std::unique_ptr<llvm::TargetMachine> machine;
+    std::unique_ptr<kiln::nvptx::NVPTXCodegenPipeline> codegen;
+  };
+  std::future<llvm::Expected<LLVMTarget>> targetMachine = std::async(
+      std::launch::async,
+      [arch = backendOptions.arch, ptxVersion = backendOptions.ptxVersion,
+       optLevel = backendOptions.optLevel,
+       fpFusion = backendOptions.fpFusion]() -> llvm::Expected<LLVMTarget> {
+        llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+            kiln::nvptx::createNVPTXTargetMachine(arch, ptxVersion, optLevel,
+                                                  fpFusion);
+        if (!machine)
+          return machine.takeError();
+        llvm::Expected<std::unique_ptr<kiln::nvptx::NVPTXCodegenPipeline>>
+            codegen = kiln::nvptx::NVPTXCodegenPipeline::create(**machine);
+        if (!codegen)
+          return codegen.takeError();
+        return LLVMTarget{std::move(*machine), std::move(*codegen)};
+      });
 
   int numWarps = options.numWarps;
   if (isTTIR) {
@@ -709,14 +720,14 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   backendOptions.afterTranslate = [&] {
     llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
   };
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> madeTargetMachine =
-      targetMachine.get();
-  if (!madeTargetMachine)
+  llvm::Expected<LLVMTarget> madeTarget = targetMachine.get();
+  if (!madeTarget)
     return fail(options.inputFile + ": " +
-                llvm::toString(madeTargetMachine.takeError()));
+                llvm::toString(madeTarget.takeError()));
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
       kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get(),
-                                  std::move(*madeTargetMachine));
+                                  std::move(madeTarget->machine),
+                                  std::move(madeTarget->codegen));
   backendOptions.afterTranslate = nullptr;
   bool wroteLLVMDialect = llvmDialectWritten.valid() ? llvmDialectWritten.get()
                                                      : writeLLVMDialect();
