@@ -339,13 +339,16 @@ def main():
                   f"| {kw / tw:.2f} | {median(pairs):.2f} ({above} of {len(pairs)}) "
                   f"| {tc:.1f} | {kc:.1f} | {kc / tc:.2f} |" + b)
         print("\nStage times (median, ms, wall):\n")
-        print("| kernel | kiln " + " / ".join(KILN_STAGES) + " | Triton stages |")
-        print("|---|---|---|")
+        # ptxas_start_wait: of the ptxas stage, the wait for the early-started
+        # ptxas to open its input (its start-up not hidden by kiln's stages).
+        print("| kernel | kiln " + " / ".join(KILN_STAGES) + " | of ptxas: start-up wait | Triton stages |")
+        print("|---|---|---|---|")
         for r in rows:
             ks = " / ".join(f"{median([x[2].get(k, 0) for x in r['kiln']]):.1f}" for k in KILN_STAGES)
+            wait = median([x[2].get("ptxas_start_wait", 0) for x in r["kiln"]])
             keys = list(r["triton"][0][2]) if r["triton"] and r["triton"][0][2] else []
             ts = ", ".join(f"{k} {median([x[2].get(k, 0) for x in r['triton']]):.1f}" for k in keys)
-            print(f"| {short(r['kernel'])} | {ks} | {ts} |")
+            print(f"| {short(r['kernel'])} | {ks} | {wait:.2f} | {ts} |")
         for name, why in skipped:
             print(f"skipped {name}: {why}")
         load = os.getloadavg()

@@ -366,6 +366,9 @@ class Bench:
         row["kiln_cold_ms"] = kcold
         row["kiln_cold_inprocess_ms"] = [t["total"] / 1e3 for t in ktimes]
         row["kiln_stages_ms"] = {k: median([t.get(k, 0) / 1e3 for t in ktimes]) for k in KILN_STAGES}
+        # Of the ptxas stage: the wait for the early-started ptxas to open its
+        # input (its start-up not hidden by kiln's own stages).
+        row["kiln_ptxas_start_wait_ms"] = [t.get("ptxas_start_wait", 0) / 1e3 for t in ktimes]
         row["cold_pair_ratios"] = [k / t for k, t in zip(kcold, tcold)]
         # Triton hit: the same file again, in this process, cache warm (d,
         # the last cold compile's).
@@ -606,12 +609,13 @@ def markdown(out):
                  f"{f(median(r['kiln_hit_ms']), '{:.1f}')} [{f(median(r['kiln_hit_total_ms']), '{:.2f}')}, "
                  f"{f(median(r['kiln_hit_lookup_ms']), '{:.2f}')}] | {f(q['hit'], '{:.1f}')} |")
     L.append("\nStage times of the cold compiles (median, ms):\n")
-    L.append("| kernel | kiln " + " / ".join(KILN_STAGES) + " | Triton stages |")
-    L.append("|---|---|---|")
+    L.append("| kernel | kiln " + " / ".join(KILN_STAGES) + " | of ptxas: start-up wait | Triton stages |")
+    L.append("|---|---|---|---|")
     for r in rows:
         ks = " / ".join(f(r["kiln_stages_ms"].get(k), "{:.1f}") for k in KILN_STAGES)
+        wait = median(r.get("kiln_ptxas_start_wait_ms", []))
         ts = ", ".join(f"{k} {v:.1f}" for k, v in r.get("triton_stages_ms", {}).items())
-        L.append(f"| {short(r['kernel'])} | {ks} | {ts} |")
+        L.append(f"| {short(r['kernel'])} | {ks} | {f(wait, '{:.2f}')} | {ts} |")
     L.append("\nFresh process, warm cache, to the first completed launch (best of the runs, ms; "
              "from before the spawn / from the moment the CUDA context exists; "
              "in brackets: imports, context, kernel from cache, launch+sync):\n")

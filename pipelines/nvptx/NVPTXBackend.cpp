@@ -229,6 +229,7 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
       startedPtxas->assemble(result.ptx, displayName);
   if (!assembled)
     return assembled.takeError();
+  result.timings.ptxasStartWaitUs = assembled->startWaitUs;
   result.cubin = std::move(assembled->cubin);
   result.ptxasLog = std::move(assembled->log);
   result.ptxasInfo = parsePtxasLog(result.ptxasLog);

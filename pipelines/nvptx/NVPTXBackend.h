@@ -96,6 +96,10 @@ struct NVPTXStageTimings {
   /// ptxas started early (PtxasProcess) overlapped earlier stages and is
   /// not in it.
   int64_t ptxasUs = 0;
+  /// Of ptxasUs, the wait for an early-started ptxas to finish its start-up
+  /// and open its input (PtxasOutput::startWaitUs); not counted again in
+  /// totalUs().
+  int64_t ptxasStartWaitUs = 0;
   int64_t totalUs() const {
     return translateUs + linkLibdeviceUs + optimizeUs + codegenUs + ptxasUs;
   }
@@ -353,6 +357,11 @@ std::string sha256Hex(llvm::StringRef data);
 struct PtxasOutput {
   std::string cubin;
   std::string log;
+  /// Microseconds assemble() waited for a ptxas started early to open its
+  /// input: the part of ptxas's start-up that the caller's own stages did
+  /// not cover. 0 when ptxas was already waiting for the PTX, and for a
+  /// ptxas started by assemble() itself.
+  int64_t startWaitUs = 0;
 };
 
 /// One ptxas run: `ptxas -arch=<arch> -O<optLevel> -v [--warn-on-spills]

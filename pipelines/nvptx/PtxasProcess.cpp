@@ -519,6 +519,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
 
   int status = 0;
   bool exited = false; // reaped before reading its input
+  int64_t startWaitUs = 0;
   if (!early) {
     if (Error err = spawn())
       return std::move(err);
@@ -526,7 +527,10 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     // Wait until ptxas opens the FIFO (normally it already waits there),
     // unless it exits first (bad options, a crash).
     int fd = -1;
-    for (long backoffUs = 20;;) {
+    timespec waitStart{};
+    ::clock_gettime(CLOCK_MONOTONIC, &waitStart);
+    bool waited = false;
+    for (long backoffUs = 20;; waited = true) {
       fd = ::open(inputPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
       if (fd >= 0)
         break;
@@ -555,6 +559,12 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       sleepUs(backoffUs);
       backoffUs = std::min<long>(backoffUs * 2, 200);
     }
+    if (waited) {
+      timespec now{};
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      startWaitUs = (now.tv_sec - waitStart.tv_sec) * 1000000 +
+                    (now.tv_nsec - waitStart.tv_nsec) / 1000;
+    }
     if (fd >= 0) {
       std::error_code renamed = sys::fs::rename(regularPath, inputPath);
       int flags = ::fcntl(fd, F_GETFL);
@@ -576,7 +586,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     Expected<std::string> cubin = readFileBytes(cubinPath);
     if (cubin && !cubin->empty()) {
       detached = true;
-      return PtxasOutput{std::move(*cubin), displayed(output)};
+      return PtxasOutput{std::move(*cubin), displayed(output), startWaitUs};
     }
     if (!cubin)
       consumeError(cubin.takeError());
@@ -618,7 +628,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     return makeError("ptxas: " + toString(cubin.takeError()));
   if (cubin->empty())
     return makeError("ptxas: produced an empty cubin for " + displayName);
-  return PtxasOutput{std::move(*cubin), std::move(message)};
+  return PtxasOutput{std::move(*cubin), std::move(message), startWaitUs};
 }
 
 } // namespace kiln::nvptx

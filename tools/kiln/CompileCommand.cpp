@@ -210,6 +210,9 @@ void printTimingTable(const Timings &t) {
   row("optimize", t.backend.optimizeUs);
   row("codegen", t.backend.codegenUs);
   row("ptxas", t.backend.ptxasUs);
+  // Of ptxas: the wait for the early-started ptxas to open its input.
+  os << llvm::format("    %-8s %10.3f ms (of ptxas: its start-up, not hidden)\n",
+                     "start-up", ms(t.backend.ptxasStartWaitUs));
   row("write", t.writeUs);
   row("total", t.totalUs);
 }
@@ -224,6 +227,7 @@ std::string timingsJson(const Timings &t) {
       {"optimize", t.backend.optimizeUs},
       {"codegen", t.backend.codegenUs},
       {"ptxas", t.backend.ptxasUs},
+      {"ptxas_start_wait", t.backend.ptxasStartWaitUs},
       {"write", t.writeUs},
       {"total", t.totalUs},
   };
