@@ -210,9 +210,11 @@ void printTimingTable(const Timings &t) {
   row("optimize", t.backend.optimizeUs);
   row("codegen", t.backend.codegenUs);
   row("ptxas", t.backend.ptxasUs);
-  // Of ptxas: the wait for the early-started ptxas to open its input.
-  os << llvm::format("    %-8s %10.3f ms (of ptxas: its start-up, not hidden)\n",
-                     "start-up", ms(t.backend.ptxasStartWaitUs));
+  // Of ptxas: the wait for a ptxas started early to open its input (0 for
+  // one started once the PTX exists, KILN_PTXAS_EARLY=0).
+  os << llvm::format(
+      "    %-8s %10.3f ms (of ptxas: waiting for its early start to finish)\n",
+      "start-up", ms(t.backend.ptxasStartWaitUs));
   row("write", t.writeUs);
   row("total", t.totalUs);
 }
