@@ -336,10 +336,6 @@ llvm::Expected<std::string> findLibdevice(llvm::StringRef explicitPath = "");
 /// 13.0, V13.0.88" text that identifies the assembler in a compile job).
 llvm::Expected<std::string> getPtxasVersion(llvm::StringRef ptxasPath);
 
-/// SHA-256 of a file's bytes as 64 lower-case hex digits (libdevice's
-/// content hash for a compile job).
-llvm::Expected<std::string> sha256OfFile(llvm::StringRef path);
-
 /// The bytes of the file at `path`; the error names the path and the
 /// reason.
 llvm::Expected<std::string> readFileBytes(llvm::StringRef path);
@@ -349,9 +345,6 @@ llvm::Expected<std::string> readFileBytes(llvm::StringRef path);
 /// stream error is left behind, which raw_fd_ostream's destructor would
 /// otherwise turn into a process abort ("IO failure on output stream").
 llvm::Error writeFileBytes(llvm::StringRef path, llvm::StringRef data);
-
-/// SHA-256 of `data` as 64 lower-case hex digits.
-std::string sha256Hex(llvm::StringRef data);
 
 /// The result of one ptxas run.
 struct PtxasOutput {

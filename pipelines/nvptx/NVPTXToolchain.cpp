@@ -19,7 +19,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -174,18 +173,6 @@ Error writeFileBytes(StringRef path, StringRef data) {
   if (ec)
     return makeError("cannot write " + path + ": " + ec.message());
   return Error::success();
-}
-
-std::string sha256Hex(StringRef data) {
-  std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(data));
-  return toHex(digest, /*LowerCase=*/true);
-}
-
-Expected<std::string> sha256OfFile(StringRef path) {
-  Expected<std::string> bytes = readFileBytes(path);
-  if (!bytes)
-    return bytes.takeError();
-  return sha256Hex(*bytes);
 }
 
 //===----------------------------------------------------------------------===//

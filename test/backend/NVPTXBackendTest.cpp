@@ -107,11 +107,6 @@ ptxas info    : Compile time = 442.715 ms
   EXPECT_FALSE(PtxasProcess::reportComplete("wrapper: done\n" + text, 1));
 }
 
-TEST(Sha256, KnownVector) {
-  EXPECT_EQ(sha256Hex("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-}
-
 TEST(Target, AcceptsHopper) {
   EXPECT_FALSE(errorText(validateTarget("sm_90", 80)).size());
   EXPECT_FALSE(errorText(validateTarget("sm_90a", 80)).size());
@@ -141,8 +136,6 @@ TEST(Toolchain, ExplicitPathsMustExist) {
   ASSERT_FALSE(libdevice);
   EXPECT_THAT(errorText(libdevice.takeError()),
               HasSubstr("link libdevice: '/nonexistent/libdevice.bc'"));
-  EXPECT_FALSE(sha256OfFile("/nonexistent/file"));
-  consumeError(sha256OfFile("/nonexistent/file").takeError());
 }
 
 class CompileTest : public ::testing::Test {

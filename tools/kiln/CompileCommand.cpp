@@ -840,7 +840,9 @@ int runToolchain(const std::string &ptxasPath,
       kiln::nvptx::findLibdevice(libdevicePath);
   if (libdevice) {
     doc["libdevice"] = *libdevice;
-    llvm::Expected<std::string> hash = kiln::nvptx::sha256OfFile(*libdevice);
+    // The same digest the compile job's toolchain identity takes
+    // (fileSha256: cache/'s SHA-256, the one keys and checksums use).
+    llvm::Expected<std::string> hash = fileSha256(*libdevice);
     if (hash)
       doc["libdevice_sha256"] = *hash;
     else
