@@ -4,6 +4,7 @@
 
 #include "pipelines/common/Error.h"
 #include "pipelines/common/SignalCleanup.h"
+#include "pipelines/common/StageTimer.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "pipelines/nvptx/NVPTXBackend.h"
@@ -38,7 +39,6 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <chrono>
 #include <mutex>
 
 using namespace llvm;
@@ -48,12 +48,6 @@ namespace kiln::amdgpu {
 namespace {
 
 constexpr const char *kTriple = "amdgcn-amd-amdhsa";
-
-int64_t microsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 const Target *amdgpuTarget(std::string &error) {
   static std::once_flag once;
@@ -294,7 +288,7 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
     return makeError("cannot create the AMDGPU target machine for " + options.arch);
 
   AMDGPUCompileResult result;
-  auto start = std::chrono::steady_clock::now();
+  StageTimer timer;
   LLVMContext context;
   std::string messages;
   mlir::ScopedDiagnosticHandler handler(
@@ -323,12 +317,12 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
     if (Error err = linkOcml(*llvmModule, *ocml, options.arch))
       return std::move(err);
   }
-  result.timings.translateUs = microsSince(start);
+  result.timings.translateUs = timer.elapsedUs();
 
-  start = std::chrono::steady_clock::now();
+  timer.restart();
   if (Error err = kiln::nvptx::optimizeModule(*llvmModule, *tm, level))
     return std::move(err);
-  result.timings.optimizeUs = microsSince(start);
+  result.timings.optimizeUs = timer.elapsedUs();
   // A call that nothing defines (a libdevice __nv_* function with no
   // intrinsic or ocml equivalent, or an unknown external) would load as an
   // unresolved symbol; reject it here by name.
@@ -340,7 +334,7 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
                        "known to kiln)");
   raw_string_ostream(result.llvmIR) << *llvmModule;
 
-  start = std::chrono::steady_clock::now();
+  timer.restart();
   SmallString<0> object;
   {
     raw_svector_ostream os(object);
@@ -349,9 +343,9 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
       return makeError("codegen: the AMDGPU target cannot emit an object file");
     pm.run(*llvmModule);
   }
-  result.timings.codegenUs = microsSince(start);
+  result.timings.codegenUs = timer.elapsedUs();
 
-  start = std::chrono::steady_clock::now();
+  timer.restart();
   installSignalCleanup(); // before the directory exists
   SmallString<128> dir;
   if (std::error_code ec = sys::fs::createUniqueDirectory("kiln-amdgpu", dir))
@@ -393,7 +387,7 @@ Expected<AMDGPUCompileResult> compileToHsaco(mlir::ModuleOp module,
   }
   result.hsaco = (*hsaco)->getBuffer().str();
   cleanup();
-  result.timings.linkUs = microsSince(start);
+  result.timings.linkUs = timer.elapsedUs();
   Expected<std::vector<CodeObjectKernelInfo>> kernels =
       readCodeObjectKernels(result.hsaco);
   if (!kernels)

@@ -9,6 +9,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "pipelines/common/Error.h"
+#include "pipelines/common/StageTimer.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -25,25 +26,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
-#include <chrono>
 #include <future>
 
 namespace kiln::nvptx {
 namespace {
-
-/// Microseconds since construction.
-class StageTimer {
-public:
-  StageTimer() : start(std::chrono::steady_clock::now()) {}
-  int64_t elapsedUs() const {
-    return std::chrono::duration_cast<std::chrono::microseconds>(
-               std::chrono::steady_clock::now() - start)
-        .count();
-  }
-
-private:
-  std::chrono::steady_clock::time_point start;
-};
 
 /// "file:line:col" of `loc` when it holds one, else its printed form.
 std::string formatLocation(mlir::Location loc) {

@@ -296,9 +296,8 @@ public:
   /// LLVM's diagnostics.
   llvm::Expected<std::string> run(llvm::Module &module);
 
-  struct Impl;
-
 private:
+  struct Impl;
   explicit NVPTXCodegenPipeline(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };

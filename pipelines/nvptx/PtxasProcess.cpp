@@ -19,6 +19,7 @@
 
 #include "pipelines/common/Error.h"
 #include "pipelines/common/SignalCleanup.h"
+#include "pipelines/common/StageTimer.h"
 #include "pipelines/common/ToolOutput.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -534,8 +535,7 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     // Wait until ptxas opens the FIFO (normally it already waits there),
     // unless it exits first (bad options, a crash).
     int fd = -1;
-    timespec waitStart{};
-    ::clock_gettime(CLOCK_MONOTONIC, &waitStart);
+    StageTimer waitTimer;
     bool waited = false;
     for (long backoffUs = 20;; waited = true) {
       fd = ::open(inputPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -566,12 +566,8 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
       sleepUs(backoffUs);
       backoffUs = std::min<long>(backoffUs * 2, 200);
     }
-    if (waited) {
-      timespec now{};
-      ::clock_gettime(CLOCK_MONOTONIC, &now);
-      startWaitUs = (now.tv_sec - waitStart.tv_sec) * 1000000 +
-                    (now.tv_nsec - waitStart.tv_nsec) / 1000;
-    }
+    if (waited)
+      startWaitUs = waitTimer.elapsedUs();
     if (fd >= 0) {
       std::error_code renamed = sys::fs::rename(regularPath, inputPath);
       int flags = ::fcntl(fd, F_GETFL);

@@ -312,6 +312,25 @@ TEST_F(LLVMPipelines, LeaveOutExactlyTheListedPassRuns) {
   EXPECT_FALSE(context.getOptPassGate().isEnabled());
 }
 
+/// A codegen pipeline made for an sm_80 target machine, with that machine
+/// (it must outlive the pipeline): one for a machine other than the
+/// sm_90a ones the tests compile with.
+struct OtherMachinePipeline {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<NVPTXCodegenPipeline> pipeline;
+};
+
+void makeOtherMachinePipeline(OtherMachinePipeline &out) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createNVPTXTargetMachine("sm_80", 80, 3);
+  ASSERT_TRUE(static_cast<bool>(machine)) << errorText(machine.takeError());
+  out.machine = std::move(*machine);
+  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> pipeline =
+      NVPTXCodegenPipeline::create(*out.machine);
+  ASSERT_TRUE(static_cast<bool>(pipeline)) << errorText(pipeline.takeError());
+  out.pipeline = std::move(*pipeline);
+}
+
 TEST_F(LLVMPipelines, PreparedCodegenPipelineGivesTheSamePTX) {
   // Made before the module is optimized (kiln compile makes it on another
   // thread): same PTX and the same left-out runs as a pipeline made by
@@ -337,14 +356,10 @@ TEST_F(LLVMPipelines, PreparedCodegenPipelineGivesTheSamePTX) {
 }
 
 TEST_F(LLVMPipelines, PreparedCodegenPipelineForAnotherMachineIsRefused) {
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> other =
-      createNVPTXTargetMachine("sm_80", 80, 3);
-  ASSERT_TRUE(static_cast<bool>(other)) << errorText(other.takeError());
-  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
-      NVPTXCodegenPipeline::create(**other);
-  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  OtherMachinePipeline other;
+  ASSERT_NO_FATAL_FAILURE(makeOtherMachinePipeline(other));
   llvm::Expected<std::string> ptx =
-      emitPTX(*module, *tm, nullptr, std::move(*prepared));
+      emitPTX(*module, *tm, nullptr, std::move(other.pipeline));
   ASSERT_FALSE(static_cast<bool>(ptx));
   EXPECT_THAT(errorText(ptx.takeError()),
               HasSubstr("made for another target machine"));
@@ -368,18 +383,14 @@ TEST_F(CompileTest, CodegenPipelineWithoutItsTargetMachineIsNotUsed) {
   // another one is dropped, not run against the wrong machine.
   mlir::OwningOpRef<mlir::ModuleOp> module = parse(kAddOne);
   ASSERT_TRUE(module);
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> other =
-      createNVPTXTargetMachine("sm_80", 80, 3);
-  ASSERT_TRUE(static_cast<bool>(other)) << errorText(other.takeError());
-  llvm::Expected<std::unique_ptr<NVPTXCodegenPipeline>> prepared =
-      NVPTXCodegenPipeline::create(**other);
-  ASSERT_TRUE(static_cast<bool>(prepared)) << errorText(prepared.takeError());
+  OtherMachinePipeline other;
+  ASSERT_NO_FATAL_FAILURE(makeOtherMachinePipeline(other));
   NVPTXBackendOptions options;
   options.arch = "sm_90a";
   options.ptxVersion = 83;
   options.assemble = false;
   llvm::Expected<NVPTXCompileResult> result = compileToCubin(
-      *module, options, nullptr, nullptr, std::move(*prepared));
+      *module, options, nullptr, nullptr, std::move(other.pipeline));
   ASSERT_TRUE(bool(result)) << errorText(result.takeError());
   EXPECT_THAT(result->ptx, HasSubstr(".target sm_90a"));
   EXPECT_THAT(result->ptx, HasSubstr(".entry add_one"));
