@@ -1,8 +1,9 @@
 //===- StageTimer.h - wall time of a backend stage -------------*- C++ -*-===//
 //
-// The backends' stage times (NVPTXStageTimings, AMDGPUStageTimings) and
-// ptxas's start-up wait are microseconds of std::chrono::steady_clock
-// (CLOCK_MONOTONIC on Linux) measured with this one timer.
+// The backends' stage times (NVPTXStageTimings, AMDGPUStageTimings),
+// ptxas's start-up wait and kiln compile's own (parse, pipeline, write,
+// total) are microseconds of std::chrono::steady_clock (CLOCK_MONOTONIC on
+// Linux) measured with this one timer.
 //
 //===----------------------------------------------------------------------===//
 

@@ -14,6 +14,7 @@
 #include "dialects/tt/IR/TTOps.h"
 #include "pipelines/amdgpu/AMDGPUBackend.h"
 #include "pipelines/amdgpu/AMDGPUPipeline.h"
+#include "pipelines/common/StageTimer.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,7 +34,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <chrono>
 
 namespace kiln::tool {
 
@@ -44,16 +44,10 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-double msSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 } // namespace
 
 int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
-  auto start = std::chrono::steady_clock::now();
+  kiln::StageTimer total;
   if (llvm::Error err = kiln::amdgpu::validateTarget(options.arch))
     return fail(llvm::toString(std::move(err)));
   // NVPTX-only options would be silently ignored (and so could not be in
@@ -186,14 +180,14 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   auto compileToDir = [&]() -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
-  auto pipelineStart = std::chrono::steady_clock::now();
+  kiln::StageTimer pipelineTimer;
   mlir::PassManager pm(&context);
   kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);
   pm.addInstrumentation(
       createStageDumper(*module, dir, kernelName, options.stageDump));
   if (mlir::failed(pm.run(*module)))
     return 1;
-  double pipelineMs = msSince(pipelineStart);
+  double pipelineMs = pipelineTimer.elapsedUs() / 1000.0;
 
   auto artifact = [&](const std::string &name) {
     llvm::SmallString<256> path(dir);
@@ -256,7 +250,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
         "kiln: {0} -> {1} ({2}, code object v5, {10} VGPRs, hsaco {3} B) in {4:f1} ms "
         "[pipeline {5:f1}, translate {6:f1}, optimize {7:f1}, codegen {8:f1}, "
         "ld.lld {9:f1}]\n",
-        kernelName, dir, options.arch, compiled->hsaco.size(), msSince(start),
+        kernelName, dir, options.arch, compiled->hsaco.size(), total.elapsedUs() / 1000.0,
         pipelineMs, t.translateUs / 1000.0, t.optimizeUs / 1000.0,
         t.codegenUs / 1000.0, t.linkUs / 1000.0, metadata.registers);
   return 0;
@@ -265,7 +259,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   if (!options.useCache || options.timings || options.stageDump)
     return compileToDir();
   return compileThroughCache(
-      job, options, kernelName, dir, start, compileToDir, outcome,
+      job, options, kernelName, dir, total, compileToDir, outcome,
       {kernelName + ".kgpu.mlir", kernelName + ".llvm.mlir", kernelName + ".ll",
        kernelName + ".hsaco", "metadata.json"},
       options.arch + ", code object v" +

@@ -10,6 +10,7 @@
 
 #include "dialects/tt/IR/TTDialect.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
+#include "pipelines/common/StageTimer.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
@@ -44,7 +45,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -53,14 +53,6 @@
 
 namespace kiln::tool {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-int64_t microsSince(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() -
-                                                               start)
-      .count();
-}
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "kiln: error: " << message << "\n";
@@ -262,7 +254,7 @@ std::vector<std::string> cachedArtifactNames(llvm::StringRef kernel) {
 int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
                             const CompileOptions &options,
                             const std::string &kernel, const std::string &dir,
-                            Clock::time_point start,
+                            const kiln::StageTimer &total,
                             const std::function<int()> &compileToDir,
                             CompileOutcome *outcome,
                             const std::vector<std::string> &artifactNames,
@@ -312,7 +304,7 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
     return 0;
 
   // A hit: write the verified artifacts where a compile would have.
-  Clock::time_point writeStart = Clock::now();
+  kiln::StageTimer writeTimer;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail("cannot create output directory " + dir + ": " + ec.message());
   for (const auto &[name, data] : result->artifacts) {
@@ -321,8 +313,8 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
     if (!writeFile(path, data))
       return 1;
   }
-  int64_t writeUs = microsSince(writeStart);
-  int64_t totalUs = microsSince(start);
+  int64_t writeUs = writeTimer.elapsedUs();
+  int64_t totalUs = total.elapsedUs();
   nlohmann::ordered_json timingDoc = {{"unit", "us"},
                                       {"cache", "hit"},
                                       {"lookup", result->lookupUs},
@@ -392,12 +384,12 @@ llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump) {
 int compileThroughCache(const kiln::cache::CompileJob &job,
                         const CompileOptions &options,
                         const std::string &kernel, const std::string &dir,
-                        std::chrono::steady_clock::time_point start,
+                        const kiln::StageTimer &total,
                         const std::function<int()> &compileToDir,
                         CompileOutcome *outcome,
                         const std::vector<std::string> &artifactNames,
                         const std::string &targetDescription) {
-  return compileThroughCacheImpl(job, options, kernel, dir, start,
+  return compileThroughCacheImpl(job, options, kernel, dir, total,
                                  compileToDir, outcome, artifactNames,
                                  targetDescription);
 }
@@ -415,7 +407,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     amd.arch = llvm::StringRef(options.arch).lower(); // GFX942 is gfx942
     return runCompileAMDGPU(amd, outcome);
   }
-  Clock::time_point start = Clock::now();
+  kiln::StageTimer total;
   Timings timings;
 
   // Cheap checks first: a bad target or a missing ptxas fails before parsing.
@@ -456,7 +448,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   // Diagnostics point at file:line:col; the op dump would only add noise.
   context.printOpOnDiagnostic(false);
 
-  Clock::time_point parseStart = Clock::now();
+  kiln::StageTimer parseTimer;
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
       mlir::openInputFile(options.inputFile, &errorMessage);
@@ -469,7 +461,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       parseKernelSource(sourceMgr, context);
   if (!module)
     return 1;
-  timings.parseUs = microsSince(parseStart);
+  timings.parseUs = parseTimer.elapsedUs();
   // Runs first on every return from here: with disableFree the module and
   // the context are left to the process's exit.
   auto buryIR = llvm::make_scope_exit([&] {
@@ -617,7 +609,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
 
   int numWarps = options.numWarps;
   if (isTTIR) {
-    Clock::time_point pipelineStart = Clock::now();
+    kiln::StageTimer pipelineTimer;
     mlir::PassManager &pm = *pipeline;
     // Verifying the whole module after each of the pipeline's passes was a
     // third of the pipeline's time; the module is verified once after the
@@ -637,7 +629,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       ran = mlir::verify(*module);
     }
     timingRoot.stop();
-    timings.pipelineUs = microsSince(pipelineStart);
+    timings.pipelineUs = pipelineTimer.elapsedUs();
     if (options.timings) {
       passTiming.print();
       passTiming.setEnabled(false); // else its destructor prints it again
@@ -749,7 +741,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     if (line.contains("warning"))
       llvm::errs() << line << "\n";
 
-  Clock::time_point writeStart = Clock::now();
+  kiln::StageTimer writeTimer;
   KernelMetadata metadata;
   metadata.kernel = kernelName;
   metadata.arch = options.arch;
@@ -773,8 +765,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       !writeFile(artifact(metadata.binaryFile), compiled->cubin) ||
       !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))
     return 1;
-  timings.writeUs = microsSince(writeStart);
-  timings.totalUs = microsSince(start);
+  timings.writeUs = writeTimer.elapsedUs();
+  timings.totalUs = total.elapsedUs();
   if (!writeFile(artifact("timings.json"), timingsJson(timings)))
     return 1;
 
@@ -813,7 +805,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (!options.useCache || options.timings || options.stageDump)
     return compileToDir();
   return compileThroughCache(
-      job, options, kernelName, dir, start, compileToDir, outcome,
+      job, options, kernelName, dir, total, compileToDir, outcome,
       cachedArtifactNames(kernelName),
       llvm::formatv("{0}, PTX {1}.{2}", options.arch, options.ptxVersion / 10,
                     options.ptxVersion % 10)

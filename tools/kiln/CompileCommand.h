@@ -10,12 +10,12 @@
 #define KILN_TOOLS_KILN_COMPILECOMMAND_H
 
 #include "cache/CompileJob.h"
+#include "pipelines/common/StageTimer.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -154,7 +154,7 @@ llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump);
 int compileThroughCache(const kiln::cache::CompileJob &job,
                         const CompileOptions &options,
                         const std::string &kernel, const std::string &dir,
-                        std::chrono::steady_clock::time_point start,
+                        const kiln::StageTimer &total,
                         const std::function<int()> &compileToDir,
                         CompileOutcome *outcome,
                         const std::vector<std::string> &artifactNames,
