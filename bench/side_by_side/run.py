@@ -418,7 +418,8 @@ class Bench:
         """Correctness and kernel time on the same inputs."""
         k = self.kernels[name]
         sig = k["meta"]["signature"]
-        config = conformance.reference_config(name, True) or {"grid": (8, 8, 1), "numel": 1 << 22}
+        with open(k["ttir"]) as f:
+            config = conformance.reference_config(name, True) or conformance.default_config(f.read())
         grid = tuple(config["grid"])
         row["bench_grid"] = list(grid)
         inputs = conformance.make_inputs(sig, config, seed=7)
@@ -470,7 +471,8 @@ class Bench:
 
     def child_spec(self, name):
         k = self.kernels[name]
-        config = conformance.reference_config(name, False) or {"grid": (8, 8, 1), "numel": 1 << 22}
+        with open(k["ttir"]) as f:
+            config = conformance.reference_config(name, False) or conformance.default_config(f.read())
         args = []
         for sg in k["meta"]["signature"]:
             t = sg["type"]
