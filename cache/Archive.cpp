@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,16 +24,37 @@
 namespace kiln::cache {
 namespace {
 
-/// Runs argv[0] from PATH; stdout into `out` if given; stderr into the
-/// error message on failure.
-Status runProcess(const std::vector<std::string>& argv, std::string* out) {
-  int outPipe[2], errPipe[2];
-  if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0)
-    return Status::fromErrno("pipe", errno);
+/// Runs argv[0] from PATH with `input` (if given) on its stdin, its stdout
+/// into `out` (if given) and its stderr into the error message on failure.
+/// stdin is one end of a socketpair rather than a pipe, so the input goes
+/// out with send(MSG_NOSIGNAL): a child that exits without reading all of
+/// it is reported by its exit status, not by a SIGPIPE that would end this
+/// process. One poll() loop writes the input and drains both outputs, so
+/// no size of any of them can leave the two processes waiting on each
+/// other.
+Status runProcess(const std::vector<std::string>& argv, std::string* out,
+                  const std::string* input = nullptr) {
+  int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, inSock[2] = {-1, -1};
+  auto closeAll = [&] {
+    for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], inSock[0], inSock[1]})
+      if (fd >= 0)
+        ::close(fd);
+  };
+  if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
+      (input && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inSock) != 0)) {
+    int err = errno;
+    closeAll();
+    return Status::fromErrno("cannot make " + argv[0] + "'s pipes", err);
+  }
   pid_t pid = ::fork();
-  if (pid < 0)
-    return Status::fromErrno("fork", errno);
+  if (pid < 0) {
+    int err = errno;
+    closeAll();
+    return Status::fromErrno("fork", err);
+  }
   if (pid == 0) {
+    if (input)
+      ::dup2(inSock[1], 0);
     ::dup2(outPipe[1], 1);
     ::dup2(errPipe[1], 2);
     std::vector<char*> args;
@@ -43,22 +66,62 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out) {
   }
   ::close(outPipe[1]);
   ::close(errPipe[1]);
+  if (input)
+    ::close(inSock[1]);
   std::string stdoutText, stderrText;
-  // Drain stdout then stderr; tar's stderr is small, so this cannot deadlock
-  // in practice (a full stderr pipe would need 64 KiB of warnings).
-  char buf[4096];
-  for (int fd : {outPipe[0], errPipe[0]}) {
-    std::string& sink = fd == outPipe[0] ? stdoutText : stderrText;
-    ssize_t n;
-    while ((n = ::read(fd, buf, sizeof buf)) != 0) {
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        break;
-      sink.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fd);
+  size_t sent = 0;
+  int inFd = input ? inSock[0] : -1;
+  if (inFd >= 0 && input->empty()) {
+    ::close(inFd);
+    inFd = -1;
   }
+  int readFds[2] = {outPipe[0], errPipe[0]};
+  char buf[4096];
+  while (readFds[0] >= 0 || readFds[1] >= 0 || inFd >= 0) {
+    pollfd fds[3];
+    nfds_t n = 0;
+    for (int fd : readFds)
+      if (fd >= 0)
+        fds[n++] = {fd, POLLIN, 0};
+    if (inFd >= 0)
+      fds[n++] = {inFd, POLLOUT, 0};
+    if (::poll(fds, n, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    for (nfds_t i = 0; i < n; ++i) {
+      if (fds[i].revents == 0)
+        continue;
+      if (fds[i].fd == inFd) {
+        ssize_t w = ::send(inFd, input->data() + sent, input->size() - sent,
+                           MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0)
+          sent += static_cast<size_t>(w);
+        if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == input->size()) {
+          ::close(inFd);  // end of input (or the child stopped reading)
+          inFd = -1;
+        }
+        continue;
+      }
+      std::string& sink = fds[i].fd == outPipe[0] ? stdoutText : stderrText;
+      ssize_t r = ::read(fds[i].fd, buf, sizeof buf);
+      if (r < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (r > 0) {
+        sink.append(buf, static_cast<size_t>(r));
+        continue;
+      }
+      for (int& fd : readFds)
+        if (fd == fds[i].fd) {
+          ::close(fd);
+          fd = -1;
+        }
+    }
+  }
+  for (int fd : {readFds[0], readFds[1], inFd})
+    if (fd >= 0)
+      ::close(fd);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -115,18 +178,11 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
     if (progress)
       progress(i + 1, chosen.size());
   }
-  std::string tmpl = fs::join(writable_ ? path("tmp") : "/tmp", "export-XXXXXX");
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    return Status::fromErrno("cannot create a file list", errno);
-  bool wrote = ::write(fd, listing.data(), listing.size()) == static_cast<ssize_t>(listing.size());
-  ::close(fd);
-  Status status = wrote ? runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner",
-                                      "-cf", absolute(archiveFile), "-C", root_, "-T", tmpl},
-                                     nullptr)
-                        : Status::fromErrno("cannot write the file list", errno);
-  ::unlink(tmpl.c_str());
-  return status;
+  // The member list goes to tar on its stdin (`-T -`): no list file that an
+  // interrupted export would leave behind.
+  return runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf",
+                     absolute(archiveFile), "-C", root_, "--verbatim-files-from", "-T", "-"},
+                    nullptr, &listing);
 }
 
 Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
