@@ -22,7 +22,9 @@ rounds in us, and "MISMATCH" / the error for builds that did not match.
 The JSON has every round's figure.
 
 --grid X,Y,Z launches every file on that grid instead of conformance.py's
-(8 x 8 x 1 for most generated kernels): one program (1,1,1) checks kernels
+(conformance.default_config: 8 x 8 x 1 for kernels that read their program
+id along y, as most generated kernels do, 8 x 1 x 1 for the others): one
+program (1,1,1) checks kernels
 whose programs write overlapping output rows on the default grid, where
 the last writer decides each row and no two runs need agree.
 """
@@ -61,8 +63,9 @@ def run_file(a, ttir, builds):
     if sig is None:
         row["error"] = "no build has an artifact"
         return row
-    config = (cf.reference_config(kernel_name, False) or cf.KERNEL_CONFIGS.get(kernel_name)
-              or {"grid": (8, 8, 1), "numel": 1 << 22})
+    with open(ttir) as f:
+        config = (cf.reference_config(kernel_name, False) or cf.KERNEL_CONFIGS.get(kernel_name)
+                  or cf.default_config(f.read()))
     grid = tuple(a.grid) if a.grid else config["grid"]
     inputs = cf.make_inputs(sig, config, seed=1234)
     theirs = [v.clone() if cf.torch.is_tensor(v) else v for v in inputs]
