@@ -6,12 +6,15 @@
 // types first (only files and directories), extracts into a private temp
 // dir under the root, checks the layout and verifies every entry like a
 // lookup before renaming it into place.
+#include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <set>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -53,15 +56,27 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     return Status::fromErrno("fork", err);
   }
   if (pid == 0) {
+    // Copies above the standard descriptors first: with kiln's stdin,
+    // stdout or stderr closed, a pipe end can be 0, 1 or 2 itself, where
+    // dup2 onto the same number would do nothing and leave it
+    // close-on-exec (tar then ran without a stdout).
+    int in = input ? ::fcntl(inSock[1], F_DUPFD, 10) : -1;
+    int outFd = ::fcntl(outPipe[1], F_DUPFD, 10);
+    int errFd = ::fcntl(errPipe[1], F_DUPFD, 10);
+    if ((input && in < 0) || outFd < 0 || errFd < 0)
+      ::_exit(126);
     if (input)
-      ::dup2(inSock[1], 0);
-    ::dup2(outPipe[1], 1);
-    ::dup2(errPipe[1], 2);
+      ::dup2(in, 0);
+    ::dup2(outFd, 1);
+    ::dup2(errFd, 2);
     std::vector<char*> args;
     for (const std::string& a : argv)
       args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     ::execvp(args[0], args.data());
+    // The reason reaches the error message through stderr.
+    std::string why = "cannot run " + argv[0] + ": " + ::strerror(errno) + "\n";
+    (void)!::write(2, why.data(), why.size());
     ::_exit(127);
   }
   ::close(outPipe[1]);
@@ -127,6 +142,12 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
   }
   if (out)
     *out = std::move(stdoutText);
+  // A tool that wrote megabytes before failing: its last lines say why.
+  constexpr size_t kMaxErrorText = 4000;
+  if (stderrText.size() > kMaxErrorText)
+    stderrText = "[" + std::to_string(stderrText.size() - kMaxErrorText) +
+                 " earlier bytes left out] " +
+                 stderrText.substr(stderrText.size() - kMaxErrorText);
   if (WIFSIGNALED(status))
     return Status(StatusCode::kSubprocess,
                   argv[0] + " was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -157,11 +178,54 @@ bool isRegular(const std::string& path) {
 } // namespace
 
 Status Store::exportArchive(const std::string& archiveFile, const std::vector<std::string>& keys,
-                            const ProgressFn& progress) {
-  std::vector<std::string> chosen = keys;
+                            const ProgressFn& progress, size_t* exported) {
+  // tar writes the archive where it is told: inside the root it would
+  // overwrite an artifact (an entry then fails verification) or add a file
+  // to an entry. The path as it will resolve: its folder's realpath.
+  std::string archive = absolute(archiveFile);
+  {
+    size_t slash = archive.rfind('/');
+    std::string folder = slash == 0 ? "/" : archive.substr(0, slash);
+    char resolved[PATH_MAX];
+    // The folder, and the file itself where it exists (a symlink into the
+    // root is followed by tar too).
+    for (const std::string& p : {folder, archive}) {
+      if (!::realpath(p.c_str(), resolved))
+        continue;
+      std::string where = std::string(resolved) + "/";
+      if (where.compare(0, root_.size() + 1, root_ + "/") == 0)
+        return Status(StatusCode::kInvalidArgument,
+                      "the archive " + archiveFile + " would be inside the cache root " + root_ +
+                          ": tar would overwrite or add files there; write it elsewhere");
+    }
+  }
+  // Each key once: a key named twice would be archived twice (as a hard
+  // link the second time), which import refuses.
+  std::vector<std::string> chosen;
+  std::set<std::string> seen;
+  for (const std::string& key : keys)
+    if (seen.insert(key).second)
+      chosen.push_back(key);
   if (chosen.empty())
     for (const EntryInfo& e : list())
       chosen.push_back(e.key);
+  // Every entry stays pinned (a lock file open, shared) until tar is done:
+  // raise the soft open-file limit to what that takes, up to the hard one.
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
+      chosen.size() + 32 > files.rlim_cur) {
+    rlim_t want = chosen.size() + 256;
+    files.rlim_cur = files.rlim_max == RLIM_INFINITY ? want : std::min<rlim_t>(want, files.rlim_max);
+    (void)::setrlimit(RLIMIT_NOFILE, &files);
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
+        chosen.size() + 32 > files.rlim_cur)
+      return Status(StatusCode::kIoError,
+                    "exporting " + std::to_string(chosen.size()) +
+                        " entries keeps one lock file open per entry, but the open-file limit "
+                        "is " + std::to_string(files.rlim_cur) +
+                        " (ulimit -n): raise it, or export fewer keys at a time",
+                    EMFILE);
+  }
   std::vector<fs::FileLock> pins; // keep the entries from eviction until tar is done
   std::string listing;
   for (size_t i = 0; i < chosen.size(); ++i) {
@@ -180,9 +244,12 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   }
   // The member list goes to tar on its stdin (`-T -`): no list file that an
   // interrupted export would leave behind.
-  return runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf",
-                     absolute(archiveFile), "-C", root_, "--verbatim-files-from", "-T", "-"},
-                    nullptr, &listing);
+  Status status = runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf", archive,
+                              "-C", root_, "--verbatim-files-from", "-T", "-"},
+                             nullptr, &listing);
+  if (status.ok() && exported)
+    *exported = chosen.size();
+  return status;
 }
 
 Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
@@ -237,7 +304,21 @@ Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
     const std::string& key = found[i];
     std::string src = fs::join(fs::join(fs::join(staging, "v1"), key.substr(0, 2)), key);
     std::string problem;
-    Expected<std::string> text = fs::readFile(fs::join(src, "manifest.json"));
+    // Sizes are checked before anything is read: a member can claim any
+    // size (a sparse file costs the archive nothing).
+    auto sizeOf = [](const std::string& file) -> int64_t {
+      struct stat st;
+      return ::lstat(file.c_str(), &st) == 0 ? int64_t(st.st_size) : -1;
+    };
+    constexpr int64_t kMaxManifestBytes = 1 << 20;
+    constexpr uint64_t kMaxArtifactBytes = uint64_t(1) << 30;
+    int64_t manifestBytes = sizeOf(fs::join(src, "manifest.json"));
+    Expected<std::string> text =
+        manifestBytes > kMaxManifestBytes
+            ? Expected<std::string>(Status(StatusCode::kCorrupt,
+                                           "manifest.json is " + std::to_string(manifestBytes) +
+                                               " bytes, more than a manifest can be (1 MiB)"))
+            : fs::readFile(fs::join(src, "manifest.json"));
     Expected<Manifest> manifest =
         text ? parseManifest(*text, key) : Expected<Manifest>(text.status());
     if (!manifest) {
@@ -250,6 +331,11 @@ Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
           problem = "unlisted file " + name;
         } else if (!isRegular(file)) {
           problem = name + " is not a regular file";
+        } else if (a && a->size > kMaxArtifactBytes) {
+          problem = name + ": the manifest says " + std::to_string(a->size) +
+                    " bytes, more than an artifact can be (1 GiB)";
+        } else if (a && sizeOf(file) != int64_t(a->size)) {
+          problem = name + ": size or SHA-256 differs from the manifest's";
         } else if (a) {
           Expected<std::string> data = fs::readFile(file);
           if (!data || data->size() != a->size || sha256Hex(*data) != a->sha256)

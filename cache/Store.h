@@ -213,11 +213,16 @@ public:
   /// Hits, misses and compiles per target ("backend/arch").
   Expected<std::map<std::string, CacheCounters>> countersByTarget() const;
 
-  /// Writes the entries `keys` (all when empty) to `archiveFile`, a POSIX
-  /// tar of `v1/<2 hex>/<key>/...` made by the system tar. Each entry is
-  /// verified first; a missing or bad key fails the export.
+  /// Writes the entries `keys` (all when empty; each once) to `archiveFile`,
+  /// a POSIX tar of `v1/<2 hex>/<key>/...` made by the system tar, and sets
+  /// `*exported` (if given) to how many went in. Each entry is verified
+  /// first and pinned until tar is done (one open lock file each: the soft
+  /// open-file limit is raised to fit, up to the hard one). Errors: a
+  /// malformed, missing or bad key; an archive path inside the root
+  /// (kInvalidArgument); more entries than the open-file limit allows
+  /// (kIoError, EMFILE); tar's failure with the end of its stderr.
   Status exportArchive(const std::string& archiveFile, const std::vector<std::string>& keys,
-                       const ProgressFn& progress = nullptr);
+                       const ProgressFn& progress = nullptr, size_t* exported = nullptr);
   /// Extracts an archive from exportArchive() into a temp dir, verifies each
   /// entry like a lookup (manifest, key, checksums, no extra files or
   /// links) and publishes the good ones (first writer wins).

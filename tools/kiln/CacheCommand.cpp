@@ -199,12 +199,12 @@ int runCacheCommand(const CacheCommandOptions &options) {
     return 0;
   }
   if (cmd == "export") {
-    kiln::cache::Status s = store.exportArchive(options.archive, options.keys, progressBar("export"));
+    size_t exported = 0;
+    kiln::cache::Status s =
+        store.exportArchive(options.archive, options.keys, progressBar("export"), &exported);
     if (!s.ok())
       return fail(s.message());
-    std::printf("exported %zu entries to %s\n",
-                options.keys.empty() ? store.list().size() : options.keys.size(),
-                options.archive.c_str());
+    std::printf("exported %zu entries to %s\n", exported, options.archive.c_str());
     return 0;
   }
   if (cmd == "import") {
