@@ -102,6 +102,11 @@ bool removeTree(const std::string& path) {
     return errno == ENOENT;
   if (!S_ISDIR(st.st_mode))
     return ::unlink(path.c_str()) == 0 || errno == ENOENT;
+  // A directory its owner cannot read or write (an imported archive's
+  // mode 0555 or 0000 folders): made rwx for the owner first, so that its
+  // contents can be listed and removed. (root needs none of this.)
+  if ((st.st_mode & S_IRWXU) != S_IRWXU)
+    (void)::chmod(path.c_str(), (st.st_mode & 07777) | S_IRWXU);
   bool ok = true;
   for (const std::string& name : listDir(path))
     ok &= removeTree(join(path, name));

@@ -118,6 +118,46 @@ TEST(MaintenanceTest, GcRemovesOldTempDirsAndStaleLocksOnly) {
   EXPECT_EQ(::access(fresh.c_str(), F_OK), 0);
 }
 
+/// A tree like the staging of an imported archive whose folders are mode
+/// 0555 and 0000: removeTree, run as the tree's owner (not root, who needs
+/// no permissions; as root the tree is given to uid 65534 and removed by a
+/// child running as that user), removes all of it.
+TEST(MaintenanceTest, RemoveTreeTakesFoldersItsOwnerCannotReadOrWrite) {
+  bool asRoot = ::geteuid() == 0;
+  // As root, under /tmp: uid 65534 cannot traverse the test's own
+  // temporary folder (it lies under root's home).
+  std::string base;
+  if (asRoot) {
+    char tmpl[] = "/tmp/kiln-removetree-XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    base = tmpl;
+  } else {
+    base = makeTempDir("removetree");
+  }
+  std::string top = base + "/import-x";
+  ASSERT_EQ(::mkdir(top.c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((top + "/v1").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((top + "/v1/ab").c_str(), 0755), 0);
+  writeFileOrDie(top + "/v1/ab/file", "x");
+  writeFileOrDie(top + "/v1/other", "y");
+  if (asRoot) {
+    ASSERT_EQ(::chmod(base.c_str(), 0777), 0);
+    for (const char* p : {"", "/v1", "/v1/ab", "/v1/ab/file", "/v1/other"})
+      ASSERT_EQ(::chown((top + p).c_str(), 65534, 65534), 0) << p;
+  }
+  ASSERT_EQ(::chmod((top + "/v1/ab").c_str(), 0000), 0);
+  ASSERT_EQ(::chmod((top + "/v1").c_str(), 0555), 0);
+  int status = runInChild([&] {
+    if (asRoot && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+      return 2;
+    return fs::removeTree(top) ? 0 : 1;
+  });
+  EXPECT_EQ(status, 0);
+  struct stat st;
+  EXPECT_NE(::lstat(top.c_str(), &st), 0) << "the tree is still there";
+  fs::removeTree(base);
+}
+
 TEST(MaintenanceTest, GcEvictsLeastRecentlyUsedFirst) {
   auto store = openStore(makeTempDir("lru"));
   int calls = 0;
