@@ -178,7 +178,7 @@ bool isRegular(const std::string& path) {
 } // namespace
 
 Status Store::exportArchive(const std::string& archiveFile, const std::vector<std::string>& keys,
-                            const ProgressFn& progress, size_t* exported) {
+                            const ProgressFn& progress, ExportReport* report) {
   // tar writes the archive where it is told: inside the root it would
   // overwrite an artifact (an entry then fails verification) or add a file
   // to an entry. The path as it will resolve: its folder's realpath.
@@ -206,9 +206,13 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   for (const std::string& key : keys)
     if (seen.insert(key).second)
       chosen.push_back(key);
-  if (chosen.empty())
+  const bool whole = chosen.empty();
+  if (whole)
     for (const EntryInfo& e : list())
       chosen.push_back(e.key);
+  ExportReport local;
+  ExportReport& out = report ? *report : local;
+  out = ExportReport{};
   // Every entry stays pinned (a lock file open, shared) until tar is done:
   // raise the soft open-file limit to what that takes, up to the hard one.
   rlimit files{};
@@ -234,11 +238,25 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
       return Status(StatusCode::kInvalidArgument, "'" + key + "' is not a cache key");
     Expected<fs::FileLock> pin = fs::FileLock::acquire(lockPath(key), fs::FileLock::kShared);
     Expected<CacheResult> entry = readEntry(key);
-    if (!entry)
-      return Status(entry.status().code(), "cannot export " + key + ": " + entry.status().message());
+    std::string problem = entry ? std::string() : entry.status().message();
+    // Import refuses an entry with a file its manifest does not list.
+    if (entry)
+      for (const std::string& name : fs::listDir(entryDir(key)))
+        if (name != "manifest.json" && !entry->artifacts.count(name)) {
+          problem = "unlisted file " + name;
+          break;
+        }
+    if (!problem.empty()) {
+      if (!whole)
+        return Status(entry ? StatusCode::kCorrupt : entry.status().code(),
+                      "cannot export " + key + ": " + problem);
+      out.skipped.push_back(key + ": " + problem);
+      continue;
+    }
     if (pin)
       pins.push_back(std::move(*pin));
     listing += "v1/" + key.substr(0, 2) + "/" + key + "\n";
+    ++out.exported;
     if (progress)
       progress(i + 1, chosen.size());
   }
@@ -247,8 +265,8 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   Status status = runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf", archive,
                               "-C", root_, "--verbatim-files-from", "-T", "-"},
                              nullptr, &listing);
-  if (status.ok() && exported)
-    *exported = chosen.size();
+  if (!status.ok())
+    out.exported = 0;
   return status;
 }
 

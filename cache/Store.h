@@ -154,6 +154,15 @@ struct GcReport {
 /// Progress callback: `done` of `total` items.
 using ProgressFn = std::function<void(size_t done, size_t total)>;
 
+/// Result of exportArchive().
+struct ExportReport {
+  /// Entries written to the archive.
+  size_t exported = 0;
+  /// "<key>: <problem>" for each entry left out of a whole-cache export
+  /// (damaged, gone, or holding files its manifest does not list).
+  std::vector<std::string> skipped;
+};
+
 /// Result of importArchive().
 struct ImportReport {
   int imported = 0;
@@ -214,15 +223,19 @@ public:
   Expected<std::map<std::string, CacheCounters>> countersByTarget() const;
 
   /// Writes the entries `keys` (all when empty; each once) to `archiveFile`,
-  /// a POSIX tar of `v1/<2 hex>/<key>/...` made by the system tar, and sets
-  /// `*exported` (if given) to how many went in. Each entry is verified
-  /// first and pinned until tar is done (one open lock file each: the soft
-  /// open-file limit is raised to fit, up to the hard one). Errors: a
-  /// malformed, missing or bad key; an archive path inside the root
-  /// (kInvalidArgument); more entries than the open-file limit allows
-  /// (kIoError, EMFILE); tar's failure with the end of its stderr.
+  /// a POSIX tar of `v1/<2 hex>/<key>/...` made by the system tar, and
+  /// fills `*report` (if given). Each entry is verified first, as import
+  /// will (checksums, and no file its manifest does not list), and pinned
+  /// until tar is done (one open lock file each: the soft open-file limit
+  /// is raised to fit, up to the hard one). Exporting the whole cache, an
+  /// entry that fails verification (or that gc removed meanwhile) is left
+  /// out and listed in report->skipped; a key given explicitly fails the
+  /// export instead. Errors: a malformed, missing or bad key given; an
+  /// archive path inside the root (kInvalidArgument); more entries than
+  /// the open-file limit allows (kIoError, EMFILE); tar's failure with the
+  /// end of its stderr.
   Status exportArchive(const std::string& archiveFile, const std::vector<std::string>& keys,
-                       const ProgressFn& progress = nullptr, size_t* exported = nullptr);
+                       const ProgressFn& progress = nullptr, ExportReport* report = nullptr);
   /// Extracts an archive from exportArchive() into a temp dir, verifies each
   /// entry like a lookup (manifest, key, checksums, no extra files or
   /// links) and publishes the good ones (first writer wins).

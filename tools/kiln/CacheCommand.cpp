@@ -199,12 +199,21 @@ int runCacheCommand(const CacheCommandOptions &options) {
     return 0;
   }
   if (cmd == "export") {
-    size_t exported = 0;
+    kiln::cache::ExportReport report;
     kiln::cache::Status s =
-        store.exportArchive(options.archive, options.keys, progressBar("export"), &exported);
+        store.exportArchive(options.archive, options.keys, progressBar("export"), &report);
     if (!s.ok())
       return fail(s.message());
-    std::printf("exported %zu entries to %s\n", exported, options.archive.c_str());
+    for (const std::string &skipped : report.skipped)
+      std::printf("skipped: %s\n", skipped.c_str());
+    std::printf("exported %zu entries to %s", report.exported, options.archive.c_str());
+    if (!report.skipped.empty())
+      std::printf(" (%zu skipped)", report.skipped.size());
+    std::printf("\n");
+    // Like import with rejected entries: the archive is written, but not
+    // all of the cache is in it.
+    if (!report.skipped.empty())
+      return 1;
     return 0;
   }
   if (cmd == "import") {
