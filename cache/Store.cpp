@@ -177,7 +177,7 @@ void Store::quarantine(const std::string& key, const std::string& why) {
       fs::removeTree(doomed);
   }
   warnOnce("corrupt", "cache entry " + key + " was bad (" + why +
-                          "): moved to quarantine/ and recompiled");
+                          "): moved to quarantine/ (a compile of its job stores it again)");
   CacheCounters delta;
   delta.quarantined = 1;
   delta.bytes = -static_cast<int64_t>(bytes);
