@@ -28,7 +28,8 @@ namespace kiln::cache {
 namespace {
 
 /// Runs argv[0] from PATH with `input` (if given) on its stdin, its stdout
-/// into `out` (if given) and its stderr into the error message on failure.
+/// into `out` (if given) or onto `stdoutFd` (if not negative), and its
+/// stderr into the error message on failure.
 /// stdin is one end of a socketpair rather than a pipe, so the input goes
 /// out with send(MSG_NOSIGNAL): a child that exits without reading all of
 /// it is reported by its exit status, not by a SIGPIPE that would end this
@@ -36,14 +37,14 @@ namespace {
 /// no size of any of them can leave the two processes waiting on each
 /// other.
 Status runProcess(const std::vector<std::string>& argv, std::string* out,
-                  const std::string* input = nullptr) {
+                  const std::string* input = nullptr, int stdoutFd = -1) {
   int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, inSock[2] = {-1, -1};
   auto closeAll = [&] {
     for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], inSock[0], inSock[1]})
       if (fd >= 0)
         ::close(fd);
   };
-  if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
+  if ((stdoutFd < 0 && ::pipe2(outPipe, O_CLOEXEC) != 0) || ::pipe2(errPipe, O_CLOEXEC) != 0 ||
       (input && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inSock) != 0)) {
     int err = errno;
     closeAll();
@@ -61,7 +62,7 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     // dup2 onto the same number would do nothing and leave it
     // close-on-exec (tar then ran without a stdout).
     int in = input ? ::fcntl(inSock[1], F_DUPFD, 10) : -1;
-    int outFd = ::fcntl(outPipe[1], F_DUPFD, 10);
+    int outFd = ::fcntl(stdoutFd >= 0 ? stdoutFd : outPipe[1], F_DUPFD, 10);
     int errFd = ::fcntl(errPipe[1], F_DUPFD, 10);
     if ((input && in < 0) || outFd < 0 || errFd < 0)
       ::_exit(126);
@@ -79,7 +80,8 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     (void)!::write(2, why.data(), why.size());
     ::_exit(127);
   }
-  ::close(outPipe[1]);
+  if (outPipe[1] >= 0)
+    ::close(outPipe[1]);
   ::close(errPipe[1]);
   if (input)
     ::close(inSock[1]);
@@ -260,13 +262,47 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
     if (progress)
       progress(i + 1, chosen.size());
   }
+  // Where tar writes (`-f -`, its stdout): a temporary file beside a
+  // regular (or new) archive, renamed over it once tar succeeded, so that a
+  // failed export leaves an existing archive as it was; the path itself
+  // where it is something else (a FIFO, /dev/stdout: opened here, so that
+  // /dev/stdout is kiln's stdout, not tar's).
+  struct stat target;
+  bool special = ::stat(archive.c_str(), &target) == 0 && !S_ISREG(target.st_mode);
+  std::string final = archive, temp;
+  int fd = -1;
+  if (special) {
+    fd = ::open(archive.c_str(), O_WRONLY | O_CLOEXEC);
+  } else {
+    char resolved[PATH_MAX];
+    if (::realpath(archive.c_str(), resolved))
+      final = resolved;  // an existing archive through a symlink: its file
+    size_t slash = final.rfind('/');
+    temp = final.substr(0, slash + 1) + "." + final.substr(slash + 1) + ".kiln-XXXXXX";
+    fd = ::mkostemp(temp.data(), O_CLOEXEC);
+    if (fd >= 0) {
+      mode_t mask = ::umask(0);
+      ::umask(mask);
+      (void)::fchmod(fd, 0666 & ~mask);
+    }
+  }
+  if (fd < 0) {
+    out.exported = 0;
+    return Status::fromErrno("cannot write " + archiveFile, errno);
+  }
   // The member list goes to tar on its stdin (`-T -`): no list file that an
   // interrupted export would leave behind.
-  Status status = runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf", archive,
+  Status status = runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-",
                               "-C", root_, "--verbatim-files-from", "-T", "-"},
-                             nullptr, &listing);
-  if (!status.ok())
+                             nullptr, &listing, fd);
+  ::close(fd);
+  if (status.ok() && !temp.empty() && ::rename(temp.c_str(), final.c_str()) != 0)
+    status = Status::fromErrno("cannot move the archive into place at " + archiveFile, errno);
+  if (!status.ok()) {
+    if (!temp.empty())
+      ::unlink(temp.c_str());
     out.exported = 0;
+  }
   return status;
 }
 

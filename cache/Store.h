@@ -230,7 +230,11 @@ public:
   /// is raised to fit, up to the hard one). Exporting the whole cache, an
   /// entry that fails verification (or that gc removed meanwhile) is left
   /// out and listed in report->skipped; a key given explicitly fails the
-  /// export instead. Errors: a malformed, missing or bad key given; an
+  /// export instead. The archive is written to a temporary file beside
+  /// `archiveFile` and renamed over it once tar succeeded (a failure
+  /// leaves an existing archive as it was); a path that exists and is not
+  /// a regular file (a FIFO, /dev/stdout) is opened and written directly.
+  /// Errors: a malformed, missing or bad key given; an
   /// archive path inside the root (kInvalidArgument); more entries than
   /// the open-file limit allows (kIoError, EMFILE); tar's failure with the
   /// end of its stderr.

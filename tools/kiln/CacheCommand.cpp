@@ -2,6 +2,8 @@
 
 #include "tools/kiln/CacheCommand.h"
 
+#include <sys/stat.h>
+
 #include "cache/Store.h"
 
 #include <cstdio>
@@ -204,12 +206,22 @@ int runCacheCommand(const CacheCommandOptions &options) {
         store.exportArchive(options.archive, options.keys, progressBar("export"), &report);
     if (!s.ok())
       return fail(s.message());
+    // With the archive on kiln's own stdout (`export /dev/stdout > x.tar`),
+    // the summary goes to stderr, not into the archive's stream.
+    struct stat archiveStat, stdoutStat;
+    FILE *summary = ::stat(options.archive.c_str(), &archiveStat) == 0 &&
+                            ::fstat(1, &stdoutStat) == 0 &&
+                            archiveStat.st_dev == stdoutStat.st_dev &&
+                            archiveStat.st_ino == stdoutStat.st_ino
+                        ? stderr
+                        : stdout;
     for (const std::string &skipped : report.skipped)
-      std::printf("skipped: %s\n", skipped.c_str());
-    std::printf("exported %zu entries to %s", report.exported, options.archive.c_str());
+      std::fprintf(summary, "skipped: %s\n", skipped.c_str());
+    std::fprintf(summary, "exported %zu entries to %s", report.exported,
+                 options.archive.c_str());
     if (!report.skipped.empty())
-      std::printf(" (%zu skipped)", report.skipped.size());
-    std::printf("\n");
+      std::fprintf(summary, " (%zu skipped)", report.skipped.size());
+    std::fprintf(summary, "\n");
     // Like import with rejected entries: the archive is written, but not
     // all of the cache is in it.
     if (!report.skipped.empty())
