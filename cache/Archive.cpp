@@ -61,9 +61,10 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     // stdout or stderr closed, a pipe end can be 0, 1 or 2 itself, where
     // dup2 onto the same number would do nothing and leave it
     // close-on-exec (tar then ran without a stdout).
-    int in = input ? ::fcntl(inSock[1], F_DUPFD, 10) : -1;
-    int outFd = ::fcntl(stdoutFd >= 0 ? stdoutFd : outPipe[1], F_DUPFD, 10);
-    int errFd = ::fcntl(errPipe[1], F_DUPFD, 10);
+    // (The copies close at exec; dup2 gives 0, 1 and 2 without the flag.)
+    int in = input ? ::fcntl(inSock[1], F_DUPFD_CLOEXEC, 10) : -1;
+    int outFd = ::fcntl(stdoutFd >= 0 ? stdoutFd : outPipe[1], F_DUPFD_CLOEXEC, 10);
+    int errFd = ::fcntl(errPipe[1], F_DUPFD_CLOEXEC, 10);
     if ((input && in < 0) || outFd < 0 || errFd < 0)
       ::_exit(126);
     if (input)
