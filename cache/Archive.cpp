@@ -182,26 +182,25 @@ bool isRegular(const std::string& path) {
 
 Status Store::exportArchive(const std::string& archiveFile, const std::vector<std::string>& keys,
                             const ProgressFn& progress, ExportReport* report) {
-  // tar writes the archive where it is told: inside the root it would
-  // overwrite an artifact (an entry then fails verification) or add a file
-  // to an entry. The path as it will resolve: its folder's realpath.
+  // Inside the root the archive would overwrite an artifact (an entry then
+  // fails verification) or add a file to an entry. Where it lands (also
+  // where its temporary file goes, below): the file's realpath where it
+  // exists (a symlink into the root is followed), else its folder's
+  // realpath and its name.
   std::string archive = absolute(archiveFile);
+  std::string final = archive;
   {
-    size_t slash = archive.rfind('/');
-    std::string folder = slash == 0 ? "/" : archive.substr(0, slash);
     char resolved[PATH_MAX];
-    // The folder, and the file itself where it exists (a symlink into the
-    // root is followed by tar too).
-    for (const std::string& p : {folder, archive}) {
-      if (!::realpath(p.c_str(), resolved))
-        continue;
-      std::string where = std::string(resolved) + "/";
-      if (where.compare(0, root_.size() + 1, root_ + "/") == 0)
-        return Status(StatusCode::kInvalidArgument,
-                      "the archive " + archiveFile + " would be inside the cache root " + root_ +
-                          ": tar would overwrite or add files there; write it elsewhere");
-    }
+    size_t slash = archive.rfind('/');
+    if (::realpath(archive.c_str(), resolved))
+      final = resolved;
+    else if (::realpath(slash == 0 ? "/" : archive.substr(0, slash).c_str(), resolved))
+      final = fs::join(resolved, archive.substr(slash + 1));
   }
+  if (final.compare(0, root_.size() + 1, root_ + "/") == 0)
+    return Status(StatusCode::kInvalidArgument,
+                  "the archive " + archiveFile + " would be inside the cache root " + root_ +
+                      ": tar would overwrite or add files there; write it elsewhere");
   // Each key once: a key named twice would be archived twice (as a hard
   // link the second time), which import refuses.
   std::vector<std::string> chosen;
@@ -219,13 +218,15 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   // Every entry stays pinned (a lock file open, shared) until tar is done:
   // raise the soft open-file limit to what that takes, up to the hard one.
   rlimit files{};
-  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
-      chosen.size() + 32 > files.rlim_cur) {
+  auto tooFewFiles = [&] {
+    return ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
+           chosen.size() + 32 > files.rlim_cur;
+  };
+  if (tooFewFiles()) {
     rlim_t want = chosen.size() + 256;
     files.rlim_cur = files.rlim_max == RLIM_INFINITY ? want : std::min<rlim_t>(want, files.rlim_max);
     (void)::setrlimit(RLIMIT_NOFILE, &files);
-    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY &&
-        chosen.size() + 32 > files.rlim_cur)
+    if (tooFewFiles())
       return Status(StatusCode::kIoError,
                     "exporting " + std::to_string(chosen.size()) +
                         " entries keeps one lock file open per entry, but the open-file limit "
@@ -270,14 +271,11 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   // /dev/stdout is kiln's stdout, not tar's).
   struct stat target;
   bool special = ::stat(archive.c_str(), &target) == 0 && !S_ISREG(target.st_mode);
-  std::string final = archive, temp;
+  std::string temp;
   int fd = -1;
   if (special) {
     fd = ::open(archive.c_str(), O_WRONLY | O_CLOEXEC);
   } else {
-    char resolved[PATH_MAX];
-    if (::realpath(archive.c_str(), resolved))
-      final = resolved;  // an existing archive through a symlink: its file
     size_t slash = final.rfind('/');
     temp = final.substr(0, slash + 1) + "." + final.substr(slash + 1) + ".kiln-XXXXXX";
     fd = ::mkostemp(temp.data(), O_CLOEXEC);

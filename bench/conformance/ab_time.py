@@ -64,8 +64,7 @@ def run_file(a, ttir, builds):
         row["error"] = "no build has an artifact"
         return row
     with open(ttir) as f:
-        config = (cf.reference_config(kernel_name, False) or cf.KERNEL_CONFIGS.get(kernel_name)
-                  or cf.default_config(f.read()))
+        config = cf.launch_config(kernel_name, f.read(), False)
     grid = tuple(a.grid) if a.grid else config["grid"]
     inputs = cf.make_inputs(sig, config, seed=1234)
     theirs = [v.clone() if cf.torch.is_tensor(v) else v for v in inputs]

@@ -141,6 +141,13 @@ KERNEL_CONFIGS = {
 }
 
 
+def launch_config(name, ttir_text, full):
+    """A kernel's launch: its reference configuration, else the one fixed
+    by the kernel itself (KERNEL_CONFIGS), else default_config."""
+    return (reference_config(name, full) or KERNEL_CONFIGS.get(name)
+            or default_config(ttir_text))
+
+
 def triton_scratch(size, alignment, stream):
     """Triton 3.6's allocator hook: kernels that make tensor descriptors in
     the kernel (tt.make_tensor_descriptor) get a hidden global_scratch
@@ -263,8 +270,7 @@ def run_one(kiln, ttir, art_dir, results, time_kernels=False):
     opts = json.load(open(ttir[:-5] + ".json"))
     sig = meta["signature"]
     text = open(ttir).read()
-    config = (reference_config(meta["kernel"], False) or KERNEL_CONFIGS.get(meta["kernel"])
-              or default_config(text))
+    config = launch_config(meta["kernel"], text, False)
     tf32 = has_tf32_dots(text)
     if tf32:
         row["tolerance"] = "tf32 (1e-2)"

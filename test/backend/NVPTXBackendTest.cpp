@@ -31,11 +31,11 @@
 
 #include <csignal>
 #include <cstdlib>
-#include <dirent.h>
 #include <random>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache/FileUtil.h"
 #include "pipelines/common/SignalCleanup.h"
 
 namespace {
@@ -562,18 +562,6 @@ TEST(TrigSlowPath, RegionsThatDoNotMatchAreLeftAsTheyAre) {
   }
 }
 
-/// The names in directory `dir` (without "." and "..").
-std::vector<std::string> namesIn(const std::string &dir) {
-  std::vector<std::string> names;
-  if (DIR *d = ::opendir(dir.c_str())) {
-    while (dirent *e = ::readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        names.push_back(e->d_name);
-    ::closedir(d);
-  }
-  return names;
-}
-
 // PtxasProcess::start makes ptxas's temporary files and registers them for
 // removal on SIGINT/SIGTERM with kiln's cleanup signals blocked (6145330):
 // a signal between the two left an empty kiln-ptxas-*.log (helper-76, 2-4
@@ -620,11 +608,9 @@ TEST(PtxasProcessSignals, ASignalWhileMakingTheFilesLeavesNone) {
       ADD_FAILURE() << "the child ended with status " << status;
   }
   EXPECT_EQ(endedBySignal, 300);
-  std::vector<std::string> left = namesIn(dir);
+  std::vector<std::string> left = kiln::cache::fs::listDir(dir);
   EXPECT_THAT(left, ::testing::IsEmpty()) << "left in TMPDIR: " << left.size();
-  for (const std::string &name : left)
-    ::unlink((dir + "/" + name).c_str());
-  ::rmdir(dir.c_str());
+  kiln::cache::fs::removeTree(dir);
 }
 
 } // namespace

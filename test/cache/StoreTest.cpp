@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -37,17 +36,6 @@ std::function<Expected<CompileOutput>()> counting(int* calls, CompileOutput out 
   };
 }
 
-std::vector<std::string> listNames(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d))
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..")
-        names.push_back(e->d_name);
-    ::closedir(d);
-  }
-  return names;
-}
-
 TEST(StoreTest, PublishThenHit) {
   std::string root = makeTempDir("store");
   auto store = openStore(root);
@@ -71,7 +59,7 @@ TEST(StoreTest, PublishThenHit) {
   EXPECT_EQ(c->compiles, 1);
   EXPECT_GT(c->bytes, 4096);
   // Nothing left in tmp/.
-  EXPECT_TRUE(listNames(root + "/tmp").empty());
+  EXPECT_TRUE(fs::listDir(root + "/tmp").empty());
 }
 
 TEST(StoreTest, ManifestDescribesTheEntry) {
@@ -159,7 +147,7 @@ TEST_P(CorruptEntryTest, IsQuarantinedCountedAndRecompiled) {
   EXPECT_EQ(again->outcome, Outcome::kCompiled);
   EXPECT_EQ(again->artifacts, sampleOutput().artifacts);
   EXPECT_EQ(calls, 2);
-  EXPECT_EQ(listNames(root + "/quarantine").size(), 1u);
+  EXPECT_EQ(fs::listDir(root + "/quarantine").size(), 1u);
   EXPECT_EQ(store->counters()->quarantined, 1);
   EXPECT_EQ(warnings.size(), 1u);
   // The new entry is good.
@@ -216,7 +204,7 @@ TEST(StoreTest, CompileFailureIsReturnedAndNotCached) {
   r = store->getOrCompile(sampleJob(), failing);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(calls, 2);
-  EXPECT_TRUE(listNames(root + "/v1").empty());
+  EXPECT_TRUE(fs::listDir(root + "/v1").empty());
 }
 
 TEST(StoreTest, BadArtifactNamesAreRejected) {
@@ -330,7 +318,7 @@ TEST(StoreTest, DiskFullViaRlimitFsizeReturnsTheResultUnpublished) {
     return warnings.size() == 1 && warnings[0].find("full") != std::string::npos ? 0 : 14;
   });
   EXPECT_EQ(status, 0);
-  EXPECT_TRUE(listNames(root + "/tmp").empty()) << "the staging dir was not cleaned up";
+  EXPECT_TRUE(fs::listDir(root + "/tmp").empty()) << "the staging dir was not cleaned up";
   EXPECT_TRUE(openStore(root)->list().empty());
   EXPECT_EQ(openStore(root)->counters()->publishFailures, 2);
 }
@@ -350,7 +338,7 @@ TEST(StoreTest, DiskFullAndQuotaViaHook) {
     }
     EXPECT_TRUE(store->writable());
     EXPECT_EQ(warnings.size(), 1u);
-    EXPECT_TRUE(listNames(root + "/tmp").empty());
+    EXPECT_TRUE(fs::listDir(root + "/tmp").empty());
   }
 }
 
@@ -372,7 +360,7 @@ TEST(StoreTest, SymlinkedRootIsResolvedOnce) {
 /// Every regular file under `dir` whose bytes contain `needle`.
 std::vector<std::string> grepRecursive(const std::string& dir, const std::string& needle) {
   std::vector<std::string> hits;
-  for (const std::string& name : listNames(dir)) {
+  for (const std::string& name : fs::listDir(dir)) {
     std::string p = dir + "/" + name;
     struct stat st;
     if (::lstat(p.c_str(), &st) != 0)
