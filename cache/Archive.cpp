@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <set>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
+#include <pthread.h>
+#include <set>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,6 +25,7 @@
 #include "cache/FileUtil.h"
 #include "cache/Sha256.h"
 #include "cache/Store.h"
+#include "cache/Temporary.h"
 
 namespace kiln::cache {
 namespace {
@@ -50,6 +53,10 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     closeAll();
     return Status::fromErrno("cannot make " + argv[0] + "'s pipes", err);
   }
+  // The child is announced (Temporary.h) with no signal in between: one
+  // that came first would find no tar to end, and tar could go on writing
+  // into paths the cleanup removed.
+  std::optional<temporary::SignalsBlocked> blocked(std::in_place);
   pid_t pid = ::fork();
   if (pid < 0) {
     int err = errno;
@@ -57,6 +64,7 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     return Status::fromErrno("fork", err);
   }
   if (pid == 0) {
+    ::pthread_sigmask(SIG_SETMASK, &blocked->previousMask(), nullptr);
     // Copies above the standard descriptors first: with kiln's stdin,
     // stdout or stderr closed, a pipe end can be 0, 1 or 2 itself, where
     // dup2 onto the same number would do nothing and leave it
@@ -81,6 +89,8 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     (void)!::write(2, why.data(), why.size());
     ::_exit(127);
   }
+  temporary::started(pid);
+  blocked.reset();
   if (outPipe[1] >= 0)
     ::close(outPipe[1]);
   ::close(errPipe[1]);
@@ -143,6 +153,7 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  temporary::reaped(pid);
   if (out)
     *out = std::move(stdoutText);
   // A tool that wrote megabytes before failing: its last lines say why.
@@ -278,8 +289,10 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   } else {
     size_t slash = final.rfind('/');
     temp = final.substr(0, slash + 1) + "." + final.substr(slash + 1) + ".kiln-XXXXXX";
+    temporary::SignalsBlocked blocked; // see Temporary.h
     fd = ::mkostemp(temp.data(), O_CLOEXEC);
     if (fd >= 0) {
+      temporary::made(temp, /*tree=*/false);
       mode_t mask = ::umask(0);
       ::umask(mask);
       (void)::fchmod(fd, 0666 & ~mask);
@@ -289,6 +302,7 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
     out.exported = 0;
     return Status::fromErrno("cannot write " + archiveFile, errno);
   }
+  temporary::DoneAtExit announced(temp); // renamed or removed below
   // The member list goes to tar on its stdin (`-T -`): no list file that an
   // interrupted export would leave behind.
   Status status = runProcess({"tar", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-",
@@ -324,9 +338,14 @@ Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
     pos = end + 1;
   }
   std::string tmpl = fs::join(path("tmp"), "import-XXXXXX");
-  if (!::mkdtemp(tmpl.data()))
-    return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
+  {
+    temporary::SignalsBlocked blocked; // see Temporary.h
+    if (!::mkdtemp(tmpl.data()))
+      return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
+    temporary::made(tmpl, /*tree=*/true);
+  }
   std::string staging = tmpl;
+  temporary::DoneAtExit announced(staging); // removed below, on every path
   if (Status s = runProcess({"tar", "--no-same-owner", "--no-same-permissions", "-xf", archive,
                              "-C", staging},
                             nullptr);

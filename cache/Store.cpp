@@ -14,6 +14,7 @@
 
 #include "cache/FileUtil.h"
 #include "cache/Sha256.h"
+#include "cache/Temporary.h"
 #include "cache/Version.h"
 
 namespace kiln::cache {
@@ -354,9 +355,15 @@ Expected<std::string> Store::publish(const CompileJob& job, const CompileOutput&
   if (Status s = failAt("publish-stage"); !s.ok())
     return s;
   std::string tmpl = fs::join(path("tmp"), "pub-" + key.substr(0, 16) + "-XXXXXX");
-  if (!::mkdtemp(tmpl.data()))
-    return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
+  {
+    // Announced for removal should a signal end the process (Temporary.h).
+    temporary::SignalsBlocked blocked;
+    if (!::mkdtemp(tmpl.data()))
+      return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
+    temporary::made(tmpl, /*tree=*/true);
+  }
   std::string staging = tmpl;
+  temporary::DoneAtExit announced(staging); // once removed or renamed below
   auto abandon = [&](Status s) -> Expected<std::string> {
     fs::removeTree(staging);
     return s;

@@ -13,6 +13,7 @@
 
 #include "cache/FileUtil.h"
 #include "cache/Sha256.h"
+#include "cache/Temporary.h"
 
 namespace kiln::cache {
 namespace {
@@ -58,9 +59,15 @@ void storeMemo(const std::string& path, const std::string& text) {
   if (!fs::makeDirs(dir).ok())
     return;
   std::string tmpl = path + ".XXXXXX";
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0)
-    return;
+  int fd;
+  {
+    temporary::SignalsBlocked blocked; // see Temporary.h
+    fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+      return;
+    temporary::made(tmpl, /*tree=*/false);
+  }
+  temporary::DoneAtExit announced(tmpl); // once renamed or removed below
   size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);

@@ -1,8 +1,9 @@
 //===- SignalCleanup.cpp - temporary paths removed when a signal ends kiln ===//
 //
 // The handler runs in signal context: it reads fixed slots through atomics
-// and calls only kill, waitpid, open, unlinkat, unlink, rmdir, close,
-// sigaction and raise (async-signal-safe in POSIX.1-2008, section 2.4.3),
+// and calls only kill, waitpid, open, openat, fchmodat, unlinkat, unlink,
+// rmdir, close, sigaction and raise (async-signal-safe in POSIX.1-2008,
+// section 2.4.3),
 // the getdents64 system call, and LLVM's sys::RunInterruptHandlers (which
 // LLVM's own handler calls in signal context).
 //
@@ -17,9 +18,11 @@
 #include <climits>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <mutex>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,15 +49,18 @@ std::atomic<int> pids[kSlots];
 /// or the action it replaced).
 struct sigaction previous[std::size(kSignals)];
 
-/// Removes the files directly in directory `path`, such as a temporary
-/// file a killed ld.lld left there (it writes kernel.hsaco.tmp* and renames
-/// it). Through open, the getdents64 system call, unlinkat and close: no
-/// opendir (which allocates) in signal context.
-void emptyDirectory(const char *path) {
-  int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-  if (dir < 0)
-    return;
-  alignas(8) char buffer[4096];
+/// Removes what directory `dir` holds, folders included, down to
+/// kMaxDepth levels below the registered one (an import's staging folder
+/// holds v1/<shard>/<key>/<file>; a killed ld.lld leaves kernel.hsaco.tmp*
+/// directly in its folder). Through openat, the getdents64 system call,
+/// fchmodat, unlinkat and close: no opendir (which allocates) in signal
+/// context. Symlinks are removed, never followed. A folder its owner
+/// cannot enter (an archive's mode 0000 one) is made rwx for the owner
+/// first.
+constexpr int kMaxDepth = 8;
+
+void removeContents(int dir, int depth) {
+  alignas(8) char buffer[2048];
   for (;;) {
     long n = ::syscall(SYS_getdents64, dir, buffer, sizeof(buffer));
     if (n <= 0)
@@ -64,13 +70,36 @@ void emptyDirectory(const char *path) {
       // d_type (1), d_name (getdents64(2)).
       unsigned short length;
       std::memcpy(&length, buffer + offset + 16, sizeof(length));
+      unsigned char type = static_cast<unsigned char>(buffer[offset + 18]);
       const char *name = buffer + offset + 19;
-      if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0)
-        ::unlinkat(dir, name, 0);
       offset += length;
+      if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0)
+        continue;
+      // DT_UNKNOWN (some file systems): unlinkat says EISDIR for a folder.
+      if (type != DT_DIR && (::unlinkat(dir, name, 0) == 0 || errno != EISDIR))
+        continue;
+      if (depth >= kMaxDepth)
+        continue;
+      int child = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      if (child < 0 && errno == EACCES &&
+          ::fchmodat(dir, name, S_IRWXU, 0) == 0)
+        child = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      if (child < 0)
+        continue;
+      removeContents(child, depth + 1);
+      ::close(child);
+      ::unlinkat(dir, name, AT_REMOVEDIR);
     }
   }
-  ::close(dir);
+}
+
+void removeDirectory(const char *path) {
+  int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (dir >= 0) {
+    removeContents(dir, 1);
+    ::close(dir);
+  }
+  ::rmdir(path);
 }
 
 void cleanUp() {
@@ -91,10 +120,8 @@ void cleanUp() {
     if (states[i].load(std::memory_order_acquire) == 2)
       ::unlink(paths[i]);
   for (unsigned i = 0; i < kSlots; ++i)
-    if (states[i].load(std::memory_order_acquire) == 3) {
-      emptyDirectory(paths[i]);
-      ::rmdir(paths[i]);
-    }
+    if (states[i].load(std::memory_order_acquire) == 3)
+      removeDirectory(paths[i]);
   llvm::sys::RunInterruptHandlers();
 }
 

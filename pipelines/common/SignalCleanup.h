@@ -45,9 +45,10 @@ namespace kiln {
 void installSignalCleanup();
 
 /// Removes `path` (a file or FIFO; with `directory`, a directory: after
-/// every registered file, with the files left directly in it, such as a
-/// killed tool's temporary output) when a signal ends the process while it
-/// is registered. Installs the handler (installSignalCleanup) if not yet.
+/// every registered file, with what it holds, such as a killed tool's
+/// temporary output or the folders tar extracted, down to 8 levels below
+/// it; symlinks in it are removed, not followed) when a signal ends the
+/// process while it is registered. Installs the handler (installSignalCleanup) if not yet.
 /// Thread-safe and lock-free; at most 64 paths (each shorter than PATH_MAX
 /// bytes) at once: beyond that the call does nothing and the path is
 /// removed only by its owner.

@@ -11,6 +11,7 @@
 
 #include "cache/CompileJob.h"
 #include "pipelines/common/SignalCleanup.h"
+#include "tools/common/CacheSignals.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
@@ -23,6 +24,9 @@ int main(int argc, char **argv) {
   // First: before anything installs LLVM's signal handlers, so that kiln's
   // know which signals this process was started with ignored.
   kiln::installSignalCleanup();
+  // The cache's temporary paths (a staging folder, an export's archive in
+  // the making) and tar go with a signal that ends kiln too.
+  kiln::tool::removeCacheTemporariesOnSignal();
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);

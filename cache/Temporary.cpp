@@ -1,0 +1,44 @@
+// Temporary.cpp: see Temporary.h.
+#include "cache/Temporary.h"
+
+#include <pthread.h>
+
+namespace kiln::cache {
+namespace {
+TemporaryHooks hooks;
+}  // namespace
+
+void setTemporaryHooks(const TemporaryHooks& h) { hooks = h; }
+
+namespace temporary {
+
+SignalsBlocked::SignalsBlocked() {
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &previous_);
+}
+
+SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+void made(const std::string& path, bool tree) {
+  if (hooks.madePath)
+    hooks.madePath(path.c_str(), tree);
+}
+
+void done(const std::string& path) {
+  if (hooks.donePath)
+    hooks.donePath(path.c_str());
+}
+
+void started(int pid) {
+  if (hooks.startedProcess)
+    hooks.startedProcess(pid);
+}
+
+void reaped(int pid) {
+  if (hooks.reapedProcess)
+    hooks.reapedProcess(pid);
+}
+
+}  // namespace temporary
+}  // namespace kiln::cache
