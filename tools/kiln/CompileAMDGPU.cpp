@@ -177,28 +177,23 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(key.takeError()));
   const std::string jobKey = *key;
 
-  auto compileToDir = [&]() -> int {
+  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
   kiln::StageTimer pipelineTimer;
   mlir::PassManager pm(&context);
   kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);
   pm.addInstrumentation(
-      createStageDumper(*module, dir, kernelName, options.stageDump));
+      createStageDumper(*module, artifacts, kernelName, options.stageDump));
   if (mlir::failed(pm.run(*module)))
     return 1;
   double pipelineMs = pipelineTimer.elapsedUs() / 1000.0;
 
-  auto artifact = [&](const std::string &name) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
   {
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
-    if (!writeFile(artifact(kernelName + ".llvm.mlir"), text))
+    if (!artifacts.write(kernelName + ".llvm.mlir", text))
       return 1;
   }
 
@@ -239,9 +234,9 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   metadata.binaryFile = kernelName + ".hsaco";
   metadata.binarySize = compiled->hsaco.size();
   metadata.binarySha256 = kiln::cache::sha256Hex(compiled->hsaco);
-  if (!writeFile(artifact(kernelName + ".ll"), compiled->llvmIR) ||
-      !writeFile(artifact(metadata.binaryFile), compiled->hsaco) ||
-      !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))
+  if (!artifacts.write(kernelName + ".ll", compiled->llvmIR) ||
+      !artifacts.write(metadata.binaryFile, compiled->hsaco) ||
+      !artifacts.write("metadata.json", toMetadataJson(metadata)))
     return 1;
 
   const kiln::amdgpu::AMDGPUStageTimings &t = compiled->timings;
@@ -256,8 +251,10 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   return 0;
   };
 
-  if (!options.useCache || options.timings || options.stageDump)
-    return compileToDir();
+  if (!options.useCache || options.timings || options.stageDump) {
+    ArtifactWriter artifacts(dir, /*keep=*/false);
+    return compileToDir(artifacts);
+  }
   return compileThroughCache(
       job, options, kernelName, dir, total, compileToDir, outcome,
       {kernelName + ".kgpu.mlir", kernelName + ".llvm.mlir", kernelName + ".ll",

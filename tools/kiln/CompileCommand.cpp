@@ -94,15 +94,15 @@ bool hasGpuLayouts(mlir::ModuleOp module) {
 /// layouts and, with --stage-dump, the module after every pass.
 class StageDumper : public mlir::PassInstrumentation {
 public:
-  StageDumper(mlir::ModuleOp root, std::string dir, std::string kernel,
-              bool dumpAll)
-      : root(root), dir(std::move(dir)), kernel(std::move(kernel)),
+  StageDumper(mlir::ModuleOp root, ArtifactWriter &artifacts,
+              std::string kernel, bool dumpAll)
+      : root(root), artifacts(artifacts), kernel(std::move(kernel)),
         dumpAll(dumpAll) {}
 
   void runAfterPass(mlir::Pass *pass, mlir::Operation *) override {
     ++index;
     if (dumpAll) {
-      llvm::SmallString<256> path(dir);
+      llvm::SmallString<256> path(artifacts.dir());
       llvm::StringRef passName = pass->getArgument().empty()
                                      ? pass->getName()
                                      : pass->getArgument();
@@ -114,15 +114,13 @@ public:
     }
     if (!wroteLayouts && hasGpuLayouts(root)) {
       wroteLayouts = true;
-      llvm::SmallString<256> path(dir);
-      llvm::sys::path::append(path, kernel + ".kgpu.mlir");
-      writeFile(path, printOp(root));
+      artifacts.write(kernel + ".kgpu.mlir", printOp(root));
     }
   }
 
 private:
   mlir::ModuleOp root;
-  std::string dir;
+  ArtifactWriter &artifacts;
   std::string kernel;
   bool dumpAll;
   bool wroteLayouts = false;
@@ -255,7 +253,7 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
                             const CompileOptions &options,
                             const std::string &kernel, const std::string &dir,
                             const kiln::StageTimer &total,
-                            const std::function<int()> &compileToDir,
+                            const std::function<int(ArtifactWriter &)> &compileToDir,
                             CompileOutcome *outcome,
                             const std::vector<std::string> &artifactNames,
                             const std::string &targetDescription) {
@@ -266,30 +264,25 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
   if (!store) {
     llvm::errs() << "kiln: warning: compile cache disabled: "
                  << store.status().message() << "\n";
-    return compileToDir();
+    ArtifactWriter artifacts(dir, /*keep=*/false);
+    return compileToDir(artifacts);
   }
   int compileStatus = 0;
   kiln::cache::Expected<kiln::cache::CacheResult> result =
       (*store)->getOrCompile(
           job, [&]() -> kiln::cache::Expected<kiln::cache::CompileOutput> {
-            compileStatus = compileToDir();
+            ArtifactWriter artifacts(dir, /*keep=*/true);
+            compileStatus = compileToDir(artifacts);
             if (compileStatus != 0)
               return kiln::cache::Status(kiln::cache::StatusCode::kCompileFailed,
                                          "compile failed");
+            // What this compile wrote (ArtifactWriter), not what the
+            // directory holds now. No .kgpu.mlir for LLVM-dialect input.
+            std::map<std::string, std::string> written = artifacts.take();
             kiln::cache::CompileOutput output;
-            for (const std::string &name : artifactNames) {
-              llvm::SmallString<256> path(dir);
-              llvm::sys::path::append(path, name);
-              if (!llvm::sys::fs::exists(path))
-                continue; // no .kgpu.mlir for LLVM-dialect input
-              llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> data =
-                  llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-              if (!data)
-                return kiln::cache::Status(kiln::cache::StatusCode::kIoError,
-                                           "cannot read " + std::string(path));
-              output.artifacts[name] = (*data)->getBuffer().str();
-            }
+            for (const std::string &name : artifactNames)
+              if (auto it = written.find(name); it != written.end())
+                output.artifacts[name] = std::move(it->second);
             output.infoJson = nlohmann::json{{"kernel", kernel}}.dump();
             return output;
           });
@@ -339,9 +332,26 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
 } // namespace
 
 std::unique_ptr<mlir::PassInstrumentation>
-createStageDumper(mlir::ModuleOp root, const std::string &dir,
+createStageDumper(mlir::ModuleOp root, ArtifactWriter &artifacts,
                   const std::string &kernel, bool dumpAll) {
-  return std::make_unique<StageDumper>(root, dir, kernel, dumpAll);
+  return std::make_unique<StageDumper>(root, artifacts, kernel, dumpAll);
+}
+
+bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
+  llvm::SmallString<256> path(dir_);
+  llvm::sys::path::append(path, name);
+  if (!writeFile(path, contents))
+    return false;
+  if (keep_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    written_[name] = contents.str();
+  }
+  return true;
+}
+
+std::map<std::string, std::string> ArtifactWriter::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::move(written_);
 }
 
 llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
@@ -385,7 +395,7 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
                         const CompileOptions &options,
                         const std::string &kernel, const std::string &dir,
                         const kiln::StageTimer &total,
-                        const std::function<int()> &compileToDir,
+                        const std::function<int(ArtifactWriter &)> &compileToDir,
                         CompileOutcome *outcome,
                         const std::vector<std::string> &artifactNames,
                         const std::string &targetDescription) {
@@ -571,7 +581,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
                                             std::to_string(options.maxnreg));
   backendOptions.ptxasFastCompile = options.ptxasFastCompile;
 
-  auto compileToDir = [&]() -> int {
+  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
   llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> startedPtxas =
@@ -617,7 +627,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     // the pass that broke it).
     pm.enableVerifier(options.stageDump);
     pm.addInstrumentation(std::make_unique<StageDumper>(
-        *module, dir, kernelName, options.stageDump));
+        *module, artifacts, kernelName, options.stageDump));
     mlir::DefaultTimingManager passTiming;
     passTiming.setEnabled(options.timings);
     mlir::TimingScope timingRoot = passTiming.getRootScope();
@@ -713,7 +723,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   // translated the module and no longer touches MLIR.
   std::future<bool> llvmDialectWritten;
   auto writeLLVMDialect = [&] {
-    return writeFile(artifact(kernelName + ".llvm.mlir"), printOp(*module));
+    return artifacts.write(kernelName + ".llvm.mlir", printOp(*module));
   };
   backendOptions.afterTranslate = [&] {
     llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
@@ -760,10 +770,10 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     metadata.spillStoreBytes = info->spillStoreBytes;
     metadata.spillLoadBytes = info->spillLoadBytes;
   }
-  if (!writeFile(artifact(kernelName + ".ll"), compiled->llvmIR) ||
-      !writeFile(artifact(kernelName + ".ptx"), compiled->ptx) ||
-      !writeFile(artifact(metadata.binaryFile), compiled->cubin) ||
-      !writeFile(artifact("metadata.json"), toMetadataJson(metadata)))
+  if (!artifacts.write(kernelName + ".ll", compiled->llvmIR) ||
+      !artifacts.write(kernelName + ".ptx", compiled->ptx) ||
+      !artifacts.write(metadata.binaryFile, compiled->cubin) ||
+      !artifacts.write("metadata.json", toMetadataJson(metadata)))
     return 1;
   timings.writeUs = writeTimer.elapsedUs();
   timings.totalUs = total.elapsedUs();
@@ -802,8 +812,10 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   return 0;
   };
 
-  if (!options.useCache || options.timings || options.stageDump)
-    return compileToDir();
+  if (!options.useCache || options.timings || options.stageDump) {
+    ArtifactWriter artifacts(dir, /*keep=*/false);
+    return compileToDir(artifacts);
+  }
   return compileThroughCache(
       job, options, kernelName, dir, total, compileToDir, outcome,
       cachedArtifactNames(kernelName),

@@ -18,7 +18,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -123,12 +125,40 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr)
 int runCompileAMDGPU(const CompileOptions &options,
                      CompileOutcome *outcome = nullptr);
 
-/// Pass instrumentation writing `<dir>/<kernel>.kgpu.mlir` (the module after
-/// the first pass that leaves kgpu layouts) and, with `dumpAll`, the module
-/// after every pass into `<dir>/stages/NN-<pass>.mlir` (`dir` and
-/// `dir/stages` must exist).
+/// Writes a compile's artifacts into its output directory and keeps what
+/// it wrote, by file name: the bytes the cache stores on a miss. They are
+/// never read back from the directory, where a file can be another
+/// process's (two compiles of one kernel with different options into one
+/// directory, such as the default ./kiln-out/<kernel>, stored each other's
+/// cubins) or an earlier compile's (a .kgpu.mlir left there was stored with
+/// a compile of LLVM-dialect input, which has no kgpu stage).
+/// Thread-safe: the LLVM dialect is written on another thread.
+class ArtifactWriter {
+public:
+  /// `keep`: whether write() keeps a copy of what it wrote (a compile
+  /// through the cache).
+  ArtifactWriter(std::string dir, bool keep) : dir_(std::move(dir)), keep_(keep) {}
+  const std::string &dir() const { return dir_; }
+  /// writeFile(`dir`/`name`, `contents`); kept under `name` when it
+  /// succeeded and keep is set. False after printing the error.
+  bool write(const std::string &name, llvm::StringRef contents);
+  /// What write() kept, by name (moved out).
+  std::map<std::string, std::string> take();
+
+private:
+  std::string dir_;
+  bool keep_;
+  std::mutex mutex_;
+  std::map<std::string, std::string> written_;
+};
+
+/// Pass instrumentation writing `<kernel>.kgpu.mlir` through `artifacts`
+/// (the module after the first pass that leaves kgpu layouts) and, with
+/// `dumpAll`, the module after every pass into
+/// `<dir>/stages/NN-<pass>.mlir` (the directory and its `stages/` must
+/// exist). `artifacts` must outlive the instrumentation.
 std::unique_ptr<mlir::PassInstrumentation>
-createStageDumper(mlir::ModuleOp root, const std::string &dir,
+createStageDumper(mlir::ModuleOp root, ArtifactWriter &artifacts,
                   const std::string &kernel, bool dumpAll);
 
 /// Validates `job` and returns its key, recorded with `kernel` and `dir` in
@@ -146,16 +176,17 @@ bool writeFile(const llvm::Twine &path, llvm::StringRef contents);
 /// `stages/` subdirectory.
 llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump);
 
-/// Runs `compileToDir` (which writes the artifacts into `dir`) through the
-/// cache: a verified hit writes the stored `artifactNames` to `dir`; a miss
-/// compiles once across processes and stores them. A cache that cannot be
+/// Runs `compileToDir` (which writes the artifacts into `dir` through the
+/// ArtifactWriter it is given) through the cache: a verified hit writes the
+/// stored `artifactNames` to `dir`; a miss compiles once across processes
+/// and stores those of them that this compile wrote. A cache that cannot be
 /// opened is a warning, never a failure. `targetDescription` goes in the
 /// hit's summary line ("sm_90, PTX 8.0").
 int compileThroughCache(const kiln::cache::CompileJob &job,
                         const CompileOptions &options,
                         const std::string &kernel, const std::string &dir,
                         const kiln::StageTimer &total,
-                        const std::function<int()> &compileToDir,
+                        const std::function<int(ArtifactWriter &)> &compileToDir,
                         CompileOutcome *outcome,
                         const std::vector<std::string> &artifactNames,
                         const std::string &targetDescription);

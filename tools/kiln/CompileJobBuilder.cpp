@@ -13,7 +13,9 @@
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -23,42 +25,90 @@
 namespace kiln::tool {
 namespace {
 
-/// The GNU build ID of the running executable (hex), or "" if it has none.
-/// kiln's passes and pipelines link statically into the executable, so any
-/// change to the compiler's code changes it: a rebuilt kiln never reuses
-/// entries of an older build, even at the same kKilnVersion.
-std::string executableBuildId() {
+/// One loaded object of the running process that makes kiln's output: the
+/// executable, and the shared libLLVM / libMLIR a development build links
+/// (the portable build has them inside the executable).
+struct CompilerObject {
+  std::string path;    // the file (the executable: /proc/self/exe)
+  std::string name;    // its file name
+  std::string buildId; // GNU build ID (hex), "" if it has none
+};
+
+/// The GNU build ID note of a loaded object, or "".
+std::string buildIdOf(const struct dl_phdr_info *info) {
   std::string id;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE)
+      continue;
+    const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
+    const char *end = p + ph.p_memsz;
+    while (p + sizeof(ElfW(Nhdr)) <= end) {
+      auto *note = reinterpret_cast<const ElfW(Nhdr) *>(p);
+      const char *name = p + sizeof(ElfW(Nhdr));
+      const char *desc = name + ((note->n_namesz + 3) & ~3u);
+      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+          std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
+        static const char hex[] = "0123456789abcdef";
+        for (unsigned j = 0; j < note->n_descsz; ++j) {
+          unsigned char byte = static_cast<unsigned char>(desc[j]);
+          id += hex[byte >> 4];
+          id += hex[byte & 15];
+        }
+        return id;
+      }
+      p = desc + ((note->n_descsz + 3) & ~3u);
+    }
+  }
+  return id;
+}
+
+/// The executable first, then the libLLVM* / libMLIR* objects loaded, in
+/// load order. kiln's passes and pipelines link statically into the
+/// executable, so any change to the compiler's code changes its build ID:
+/// a rebuilt kiln never reuses entries of an older build, even at the same
+/// kKilnVersion. The shared LLVM and MLIR are named by their own IDs: a
+/// patch release of the distribution's libLLVM.so.22.1 keeps the soname
+/// and LLVM_VERSION_STRING's major.minor, and can change the code.
+std::vector<CompilerObject> compilerObjects() {
+  std::vector<CompilerObject> objects;
   dl_iterate_phdr(
       [](struct dl_phdr_info *info, size_t, void *data) -> int {
-        auto &out = *static_cast<std::string *>(data);
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
-          if (ph.p_type != PT_NOTE)
-            continue;
-          const char *p = reinterpret_cast<const char *>(info->dlpi_addr + ph.p_vaddr);
-          const char *end = p + ph.p_memsz;
-          while (p + sizeof(ElfW(Nhdr)) <= end) {
-            auto *note = reinterpret_cast<const ElfW(Nhdr) *>(p);
-            const char *name = p + sizeof(ElfW(Nhdr));
-            const char *desc = name + ((note->n_namesz + 3) & ~3u);
-            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
-                std::memcmp(name, "GNU", 4) == 0 && desc + note->n_descsz <= end) {
-              static const char hex[] = "0123456789abcdef";
-              for (unsigned j = 0; j < note->n_descsz; ++j) {
-                unsigned char byte = static_cast<unsigned char>(desc[j]);
-                out += hex[byte >> 4];
-                out += hex[byte & 15];
-              }
-              return 1;
-            }
-            p = desc + ((note->n_descsz + 3) & ~3u);
-          }
+        auto &out = *static_cast<std::vector<CompilerObject> *>(data);
+        if (out.empty()) {
+          out.push_back({"/proc/self/exe", "kiln", buildIdOf(info)});
+          return 0;
         }
-        return 1; // the first object is the executable: stop either way
+        llvm::StringRef path = info->dlpi_name ? info->dlpi_name : "";
+        llvm::StringRef name = llvm::sys::path::filename(path);
+        if (name.starts_with("libLLVM") || name.starts_with("libMLIR"))
+          out.push_back({path.str(), name.str(), buildIdOf(info)});
+        return 0;
       },
-      &id);
-  return id;
+      &objects);
+  return objects;
+}
+
+/// An object's identity: "build.<GNU build ID>", or where it has none (a
+/// link without --build-id: lld's default) "sha256.<its file's SHA-256>",
+/// memoized under `memoRoot` by the file's stamp, so that two such builds
+/// never share a key. "" if the file cannot be read either (then the
+/// executable is named by kKilnVersion alone).
+std::string objectIdentity(const CompilerObject &object,
+                           const std::string &memoRoot) {
+  if (!object.buildId.empty())
+    return "build." + object.buildId;
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(object.path, real))
+    return "";
+  llvm::Expected<std::string> hash =
+      memoizedFileFact(memoRoot, "sha256", std::string(real),
+                       [&] { return fileSha256(std::string(real)); });
+  if (!hash) {
+    llvm::consumeError(hash.takeError());
+    return "";
+  }
+  return "sha256." + *hash;
 }
 
 } // namespace
@@ -109,9 +159,12 @@ std::string canonicalModuleText(mlir::ModuleOp module) {
 std::string sourceContentHash(mlir::ModuleOp module,
                               const std::vector<KernelArg> &signature) {
   std::string text = canonicalModuleText(module);
+  // Each name with its length: joined with spaces alone, names that hold a
+  // space ("a b", "c" against "a", "b c") gave one key, and a hit wrote
+  // the other names into metadata.json.
   text += "\n// kiln.arg_names:";
   for (const KernelArg &arg : signature)
-    text += " " + arg.name;
+    text += " " + std::to_string(arg.name.size()) + ":" + arg.name;
   return kiln::cache::hashSourceText(text);
 }
 
@@ -127,10 +180,15 @@ toolchainIdentity(const std::string &ptxasPath,
                   const std::string &libdevicePath, bool nvptx,
                   const std::string &memoRoot) {
   kiln::cache::JobToolchain toolchain;
-  static const std::string buildId = executableBuildId();
-  toolchain.kilnVersion = std::string(kiln::kKilnVersion) +
-                          (buildId.empty() ? "" : "+build." + buildId);
+  static const std::vector<CompilerObject> objects = compilerObjects();
+  std::string self = objectIdentity(objects.front(), memoRoot);
+  toolchain.kilnVersion =
+      std::string(kiln::kKilnVersion) + (self.empty() ? "" : "+" + self);
   toolchain.llvmVersion = LLVM_VERSION_STRING;
+  for (size_t i = 1; i < objects.size(); ++i) {
+    std::string id = objectIdentity(objects[i], memoRoot);
+    toolchain.llvmVersion += " " + objects[i].name + (id.empty() ? "" : "+" + id);
+  }
   if (!nvptx)
     return toolchain;
   llvm::Expected<std::string> ptxas =

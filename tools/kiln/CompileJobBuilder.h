@@ -63,8 +63,13 @@ memoizedFileFact(const std::string &memoRoot, const std::string &kind,
 /// SHA256 took ~1.4 ms for libdevice's 470 KB).
 llvm::Expected<std::string> fileSha256(const std::string &path);
 
-/// kiln's version plus the executable's GNU build ID ("0.1.0+build.<hex>"),
-/// LLVM_VERSION_STRING, `ptxas --version` of `ptxasPath` and
+/// kiln's version plus the executable's GNU build ID ("0.1.0+build.<hex>";
+/// "0.1.0+sha256.<hex>", the executable file's SHA-256, for a build linked
+/// without one), LLVM_VERSION_STRING followed by each shared libLLVM /
+/// libMLIR the process runs with and its build ID ("22.1.8
+/// libLLVM.so.22.1+build.<hex> libMLIR.so.22.1+build.<hex>"; nothing after
+/// the version for the portable build, which has them inside),
+/// `ptxas --version` of `ptxasPath` and
 /// the SHA-256 of the libdevice findLibdevice(`libdevicePath`) picks (empty
 /// if none is found: a compile that needs it then fails anyway); the last
 /// two memoized under `memoRoot` (toolMemoRoot(); "" computes them every
