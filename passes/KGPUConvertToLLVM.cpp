@@ -4712,13 +4712,27 @@ struct KGPUConvertToLLVM
     MLIRContext *ctx = &getContext();
     std::unique_ptr<TargetInfo> targetInfo;
     if (target == "nvptx") {
-      // "sm_90a" -> 90; anything else (empty, unknown) -> 0: no
-      // chip-specific instructions.
+      // "sm_90a" -> 90; empty -> 0: no chip-specific instructions. Any
+      // other spelling is an error: "SM_90A" or "sm90" silently lowered
+      // without tensor cores (the PTX ISA's .target directive: sm_<number>,
+      // with an `a` or `f` suffix for arch- or family-specific features).
       int sm = 0;
       StringRef chip = arch.getValue();
-      if (chip.consume_front("sm_") &&
-          chip.take_while(llvm::isDigit).getAsInteger(10, sm))
-        sm = 0;
+      if (!chip.empty()) {
+        StringRef digits = chip;
+        bool ok = digits.consume_front("sm_");
+        StringRef number = digits.take_while(llvm::isDigit);
+        StringRef suffix = digits.drop_front(number.size());
+        ok = ok && !number.empty() && !number.getAsInteger(10, sm) &&
+             (suffix.empty() || suffix == "a" || suffix == "f");
+        if (!ok) {
+          // At the module's location, without the whole module printed.
+          mlir::emitError(module.getLoc()) << "unknown NVPTX arch '" << chip
+                             << "': expected sm_<number> with an optional a "
+                                "or f suffix (sm_80, sm_90a)";
+          return signalPassFailure();
+        }
+      }
       targetInfo = createNVPTXTargetInfo(sm, ptxVersion, ftz);
     } else if (target == "amdgpu") {
       targetInfo = createAMDGPUTargetInfo();

@@ -20,14 +20,62 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
+#include "mlir/Tools/Plugins/PassPlugin.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 #include <cstring>
 #include <vector>
 
+/// Loads every plugin named by --load-pass-plugin / --load-dialect-plugin
+/// (`--opt=PATH`, `-opt=PATH` or `--opt PATH`) once before MlirOptMain does:
+/// it only prints "Failed to load passes from 'PATH'. Request ignored." and
+/// goes on to exit 0 with the plugin's passes missing, for a file that is
+/// not a shared library, one without mlirGetPassPluginInfo /
+/// mlirGetDialectPluginInfo, a wrong plugin API version, or a bare name
+/// dlopen does not find. Here each is an error with the loader's reason.
+/// Loading twice is harmless: the library stays loaded (dlopen counts), and
+/// its registration callback runs once, from MlirOptMain.
+static bool checkPlugins(llvm::ArrayRef<char *> args) {
+  bool ok = true;
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg(args[i]);
+    if (arg == "--")
+      break;
+    llvm::StringRef name = arg.ltrim('-');
+    if (name.size() == arg.size())
+      continue;
+    for (llvm::StringRef option : {"load-pass-plugin", "load-dialect-plugin"}) {
+      llvm::StringRef rest = name;
+      if (!rest.consume_front(option))
+        continue;
+      std::string path;
+      if (rest.consume_front("="))
+        path = rest.str();
+      else if (rest.empty() && i + 1 < args.size())
+        path = args[++i];
+      else
+        continue;
+      llvm::Error error =
+          option == "load-pass-plugin"
+              ? mlir::PassPlugin::load(path).takeError()
+              : mlir::DialectPlugin::load(path).takeError();
+      if (error) {
+        llvm::errs() << "kiln-opt: error: --" << option << "=" << path
+                     << ": cannot load the plugin: "
+                     << llvm::toString(std::move(error)) << "\n";
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 int main(int argc, char **argv) {
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
+  if (!checkPlugins(llvm::ArrayRef<char *>(argv, argc)))
+    return 1;
   // Print SSA names from NameLoc locations by default, as Triton does, so
   // kiln-opt's output of Triton TTIR reads like Triton's own. An explicit
   // --mlir-use-nameloc-as-prefix[=false] on the command line wins.
