@@ -64,7 +64,6 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     return Status::fromErrno("fork", err);
   }
   if (pid == 0) {
-    ::pthread_sigmask(SIG_SETMASK, &blocked->previousMask(), nullptr);
     // Copies above the standard descriptors first: with kiln's stdin,
     // stdout or stderr closed, a pipe end can be 0, 1 or 2 itself, where
     // dup2 onto the same number would do nothing and leave it
@@ -83,6 +82,18 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
     for (const std::string& a : argv)
       args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // The parent's handlers (an embedder's signal cleanup: it would kill
+    // the parent's other children and remove its paths) go back to the
+    // default, as execvp would set them, before the signals are unblocked:
+    // a signal until then ends this child alone.
+    for (int sig = 1; sig < NSIG; ++sig) {
+      struct sigaction action;
+      if (::sigaction(sig, nullptr, &action) == 0 && !(action.sa_flags & SA_SIGINFO) &&
+          (action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN))
+        continue;
+      ::signal(sig, SIG_DFL);
+    }
+    ::pthread_sigmask(SIG_SETMASK, &blocked->previousMask(), nullptr);
     ::execvp(args[0], args.data());
     // The reason reaches the error message through stderr.
     std::string why = "cannot run " + argv[0] + ": " + ::strerror(errno) + "\n";
