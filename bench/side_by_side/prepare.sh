@@ -42,7 +42,7 @@ cp bench/conformance/kernels/cumsum_kernel.ttir "$sbs/ttir/warmup_cumsum_kernel.
 cp bench/conformance/kernels/cumsum_kernel.json "$sbs/ttir/warmup_cumsum_kernel.json"
 printf '%s\n' "${kernels[@]}" > "$sbs/kernels.txt"
 
-build_id="$(tar -xJOf "$sbs/kiln_portable.tar.xz" kiln_portable/kiln | file - | grep -o 'BuildID\[[a-z0-9]*\]=[0-9a-f]*' || true)"
+build_id="$(tar -xJOf "$sbs/kiln_portable.tar.xz" kiln_portable/kiln | file - | grep -o 'BuildID\[[A-Za-z0-9]*\]=[0-9a-f]*' || true)"
 {
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/side_by_side' ':!docs/BENCHMARKS.md' || echo ' (+local changes)')"
   echo "kiln $build_id"
