@@ -16,6 +16,7 @@ def configure(config, name, suffixes=(".mlir",), external=False):
     for var in ("HOME", "KILN_CORPUS_DIR", "TMPDIR"):
         if var in os.environ:
             config.environment[var] = os.environ[var]
-    for var, sub in (("KILN_SAMPLE_PLUGIN", "%kiln_sample_plugin"),):
+    for var, sub in (("KILN_SAMPLE_PLUGIN", "%kiln_sample_plugin"),
+                     ("KILN_CRASHING_PLUGIN", "%kiln_crashing_plugin")):
         if var in os.environ:
             config.substitutions.append((sub, os.environ[var]))

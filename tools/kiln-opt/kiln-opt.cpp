@@ -25,6 +25,9 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
+
 #include <cstring>
 #include <vector>
 
@@ -73,6 +76,14 @@ static bool checkPlugins(llvm::ArrayRef<char *> args) {
 }
 
 int main(int argc, char **argv) {
+  // A crash (in a plugin's registration callback, say) prints LLVM's stack
+  // dump instead of ending with nothing on stderr.
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::setBugReportMsg(
+      "kiln-opt crashed. The stack dump below shows where: frames in a "
+      "plugin's library point at the plugin (--load-pass-plugin, "
+      "--load-dialect-plugin); report a crash in kiln itself with this "
+      "command line and its input.\n");
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   if (!checkPlugins(llvm::ArrayRef<char *>(argv, argc)))
     return 1;
