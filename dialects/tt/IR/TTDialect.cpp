@@ -36,6 +36,30 @@ Operation *TTDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
+/// The axis hints on a kernel argument (Triton's specialization puts
+/// `tt.divisibility = 16` on pointers and integers it knows are multiples
+/// of 16; tl.multiple_of and friends put the same names on values) are
+/// claims the lowering relies on: the load and store vector widths follow
+/// from them. Each must be a positive integer. kiln's AxisInfo read 0 as
+/// "divisible by anything" (gcd(0, n) = n) and -16 as 16, and lowered
+/// vadd's loads to 16-byte vector loads on a pointer claimed divisible by 0.
+LogicalResult TTDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != "tt.divisibility" && name != "tt.contiguity" &&
+      name != "tt.constancy")
+    return success();
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getValue().getSignificantBits() > 63 ||
+      value.getValue().getSExtValue() < 1)
+    return op->emitOpError() << "argument #" << argIndex << "'s '" << name
+                             << "' must be a positive integer, got "
+                             << attr.getValue();
+  return success();
+}
+
 void kiln::tt::registerTTIRDialects(DialectRegistry &registry) {
   registry.insert<TTDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,

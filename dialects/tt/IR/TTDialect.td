@@ -29,6 +29,8 @@ def TT_Dialect : Dialect {
   ];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // tt.divisibility / tt.contiguity / tt.constancy on kernel arguments.
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -1351,3 +1351,27 @@ tt.func @expand_dims_negative_axis(%a: tensor<16xf32>) {
   %0 = tt.expand_dims %a {axis = -1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
   tt.return
 }
+
+// -----
+
+// An axis hint on an argument is a positive integer: the lowering's vector
+// widths follow from it (0 read as "divisible by anything" gave vadd
+// 16-byte vector loads).
+// expected-error @+1 {{'tt.func' op argument #0's 'tt.divisibility' must be a positive integer, got 0 : i32}}
+tt.func public @divisibility_zero(%p: !tt.ptr<f32> {tt.divisibility = 0 : i32}) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{'tt.func' op argument #1's 'tt.divisibility' must be a positive integer, got -16 : i32}}
+tt.func public @divisibility_negative(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = -16 : i32}) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{'tt.func' op argument #0's 'tt.contiguity' must be a positive integer, got "16"}}
+tt.func public @contiguity_string(%p: !tt.ptr<f32> {tt.contiguity = "16"}) {
+  tt.return
+}
