@@ -56,7 +56,7 @@ Status runProcess(const std::vector<std::string>& argv, std::string* out,
   // The child is announced (Temporary.h) with no signal in between: one
   // that came first would find no tar to end, and tar could go on writing
   // into paths the cleanup removed.
-  std::optional<temporary::SignalsBlocked> blocked(std::in_place);
+  std::optional<temporary::Making> blocked(std::in_place);
   pid_t pid = ::fork();
   if (pid < 0) {
     int err = errno;
@@ -298,9 +298,12 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
   if (special) {
     fd = ::open(archive.c_str(), O_WRONLY | O_CLOEXEC);
   } else {
+    // ".NAME.kiln-XXXXXX", NAME cut so that the whole stays within
+    // NAME_MAX (255): a 243-255 byte archive name could not be exported.
     size_t slash = final.rfind('/');
-    temp = final.substr(0, slash + 1) + "." + final.substr(slash + 1) + ".kiln-XXXXXX";
-    temporary::SignalsBlocked blocked; // see Temporary.h
+    std::string name = final.substr(slash + 1).substr(0, NAME_MAX - 13);
+    temp = final.substr(0, slash + 1) + "." + name + ".kiln-XXXXXX";
+    temporary::Making making; // see Temporary.h
     fd = ::mkostemp(temp.data(), O_CLOEXEC);
     if (fd >= 0) {
       temporary::made(temp, /*tree=*/false);
@@ -350,7 +353,7 @@ Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
   }
   std::string tmpl = fs::join(path("tmp"), "import-XXXXXX");
   {
-    temporary::SignalsBlocked blocked; // see Temporary.h
+    temporary::Making making; // see Temporary.h
     if (!::mkdtemp(tmpl.data()))
       return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
     temporary::made(tmpl, /*tree=*/true);

@@ -357,7 +357,7 @@ Expected<std::string> Store::publish(const CompileJob& job, const CompileOutput&
   std::string tmpl = fs::join(path("tmp"), "pub-" + key.substr(0, 16) + "-XXXXXX");
   {
     // Announced for removal should a signal end the process (Temporary.h).
-    temporary::SignalsBlocked blocked;
+    temporary::Making making;
     if (!::mkdtemp(tmpl.data()))
       return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
     temporary::made(tmpl, /*tree=*/true);

@@ -12,13 +12,19 @@ void setTemporaryHooks(const TemporaryHooks& h) { hooks = h; }
 
 namespace temporary {
 
-SignalsBlocked::SignalsBlocked() {
+Making::Making() {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &previous_);
+  if (hooks.making)
+    hooks.making(true);
 }
 
-SignalsBlocked::~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+Making::~Making() {
+  if (hooks.making)
+    hooks.making(false);
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
 
 void made(const std::string& path, bool tree) {
   if (hooks.madePath)

@@ -14,8 +14,9 @@
 //   it before removing them, or it could go on writing.
 // Each is announced once it exists, with every blockable signal blocked on
 // the calling thread from just before it is made until the hook returned
-// (so that a signal cannot come between the two), and is done once it is
-// gone, renamed into place or reaped. What SIGKILL leaves stays: gc's
+// (so that a signal cannot come between the two on that thread; the
+// `making` hook lets a handler on another thread wait), and is done once
+// it is gone, renamed into place or reaped. What SIGKILL leaves stays: gc's
 // --tmp-age removes tmp/ leftovers, `kiln cache gc` does not look beside
 // archives.
 #ifndef KILN_CACHE_TEMPORARY_H
@@ -40,6 +41,13 @@ struct TemporaryHooks {
   void (*startedProcess)(int pid) = nullptr;
   /// Child process `pid` was reaped (its pid may now be reused).
   void (*reapedProcess)(int pid) = nullptr;
+  /// Called with true just before a path or child is made and with false
+  /// once it is announced (madePath / startedProcess), on the thread that
+  /// makes it, whose signals are blocked meanwhile. A signal handler that
+  /// runs on another thread in between should wait for the false: else it
+  /// cleans up before the path is announced, and the path stays (a memo
+  /// written on a worker thread while the main thread took the signal).
+  void (*making)(bool begin) = nullptr;
 };
 
 /// Sets the process-wide hooks. Call it once at start-up, before any Store
@@ -48,16 +56,17 @@ void setTemporaryHooks(const TemporaryHooks& hooks);
 
 namespace temporary {
 
-/// Every signal that can be blocked (all but SIGKILL and SIGSTOP) blocked
-/// on the calling thread for the object's lifetime; the previous mask comes
-/// back at its end. A child forked meanwhile must set previousMask() before
-/// it execs.
-class SignalsBlocked {
+/// The scope in which a temporary path or child is made and announced:
+/// every signal that can be blocked (all but SIGKILL and SIGSTOP) is
+/// blocked on the calling thread, and the `making` hook brackets it (see
+/// TemporaryHooks). The previous mask comes back at its end. A child
+/// forked meanwhile must set previousMask() before it execs.
+class Making {
 public:
-  SignalsBlocked();
-  ~SignalsBlocked();
-  SignalsBlocked(const SignalsBlocked&) = delete;
-  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+  Making();
+  ~Making();
+  Making(const Making&) = delete;
+  Making& operator=(const Making&) = delete;
   const sigset_t& previousMask() const { return previous_; }
 
 private:

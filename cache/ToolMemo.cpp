@@ -61,7 +61,7 @@ void storeMemo(const std::string& path, const std::string& text) {
   std::string tmpl = path + ".XXXXXX";
   int fd;
   {
-    temporary::SignalsBlocked blocked; // see Temporary.h
+    temporary::Making making; // see Temporary.h
     fd = ::mkstemp(tmpl.data());
     if (fd < 0)
       return;

@@ -17,6 +17,7 @@ def configure(config, name, suffixes=(".mlir",), external=False):
         if var in os.environ:
             config.environment[var] = os.environ[var]
     for var, sub in (("KILN_SAMPLE_PLUGIN", "%kiln_sample_plugin"),
-                     ("KILN_CRASHING_PLUGIN", "%kiln_crashing_plugin")):
+                     ("KILN_CRASHING_PLUGIN", "%kiln_crashing_plugin"),
+                     ("KILN_SLOW_MKSTEMP", "%kiln_slow_mkstemp")):
         if var in os.environ:
             config.substitutions.append((sub, os.environ[var]))

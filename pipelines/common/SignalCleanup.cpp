@@ -1,9 +1,9 @@
 //===- SignalCleanup.cpp - temporary paths removed when a signal ends kiln ===//
 //
 // The handler runs in signal context: it reads fixed slots through atomics
-// and calls only kill, waitpid, open, openat, fchmodat, unlinkat, unlink,
-// rmdir, close, sigaction and raise (async-signal-safe in POSIX.1-2008,
-// section 2.4.3),
+// and calls only clock_gettime, kill, waitpid, open, openat, fstat,
+// fchmod, fchmodat, lseek, renameat, unlinkat, unlink, rmdir, close,
+// sigaction and raise (async-signal-safe in POSIX.1-2008, section 2.4.3),
 // the getdents64 system call, and LLVM's sys::RunInterruptHandlers (which
 // LLVM's own handler calls in signal context).
 //
@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <ctime>
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
@@ -49,17 +50,26 @@ std::atomic<int> pids[kSlots];
 /// or the action it replaced).
 struct sigaction previous[std::size(kSignals)];
 
-/// Removes what directory `dir` holds, folders included, down to
-/// kMaxDepth levels below the registered one (an import's staging folder
-/// holds v1/<shard>/<key>/<file>; a killed ld.lld leaves kernel.hsaco.tmp*
-/// directly in its folder). Through openat, the getdents64 system call,
-/// fchmodat, unlinkat and close: no opendir (which allocates) in signal
-/// context. Symlinks are removed, never followed. A folder its owner
-/// cannot enter (an archive's mode 0000 one) is made rwx for the owner
-/// first.
-constexpr int kMaxDepth = 8;
+/// Removes directory `path` and everything in it, at any depth, with two
+/// descriptors and no recursion: the handler's stack and descriptors stay
+/// bounded whatever an archive extracted into an import's staging folder
+/// (helper-79 left a tree 11 levels deep behind a limit of 8). Each folder
+/// about to be entered is first renamed to kDescent in its parent, so that
+/// coming back up through ".." finds it by that name (no list of names to
+/// keep); each folder entered is made rwx for its owner (an archive's 0555
+/// or 0000 folder could not be emptied by a non-root kiln). Through open,
+/// openat, fstat, fchmod, renameat, unlinkat, the getdents64 system call
+/// and close: no opendir (which allocates) in signal context. Symlinks are
+/// removed, never followed. Gives up after kMaxSteps folder visits (a file
+/// it cannot remove would otherwise be visited forever).
+constexpr char kDescent[] = ".kiln-removing";
+constexpr long kMaxSteps = 1 << 20;
 
-void removeContents(int dir, int depth) {
+/// Unlinks every entry of `dir` that is not a folder; writes the name of
+/// one folder it holds into `folder` (empty if none).
+void unlinkFilesAndFindFolder(int dir, char (&folder)[256]) {
+  folder[0] = 0;
+  ::lseek(dir, 0, SEEK_SET);
   alignas(8) char buffer[2048];
   for (;;) {
     long n = ::syscall(SYS_getdents64, dir, buffer, sizeof(buffer));
@@ -78,31 +88,86 @@ void removeContents(int dir, int depth) {
       // DT_UNKNOWN (some file systems): unlinkat says EISDIR for a folder.
       if (type != DT_DIR && (::unlinkat(dir, name, 0) == 0 || errno != EISDIR))
         continue;
-      if (depth >= kMaxDepth)
-        continue;
-      int child = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-      if (child < 0 && errno == EACCES &&
-          ::fchmodat(dir, name, S_IRWXU, 0) == 0)
-        child = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-      if (child < 0)
-        continue;
-      removeContents(child, depth + 1);
-      ::close(child);
-      ::unlinkat(dir, name, AT_REMOVEDIR);
+      if (!folder[0] && std::strlen(name) < sizeof(folder))
+        std::memcpy(folder, name, std::strlen(name) + 1);
     }
   }
 }
 
 void removeDirectory(const char *path) {
-  int dir = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-  if (dir >= 0) {
-    removeContents(dir, 1);
-    ::close(dir);
+  int top = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (top < 0) {
+    ::rmdir(path);
+    return;
   }
+  struct stat topStat;
+  if (::fstat(top, &topStat) != 0) {
+    ::close(top);
+    return;
+  }
+  (void)::fchmod(top, (topStat.st_mode & 07777) | S_IRWXU);
+  int current = top;
+  char folder[256];
+  for (long step = 0; step < kMaxSteps; ++step) {
+    unlinkFilesAndFindFolder(current, folder);
+    if (folder[0]) {
+      // Down into it, under the name the way back up will look for.
+      if (std::strcmp(folder, kDescent) != 0)
+        (void)::renameat(current, folder, current, kDescent);
+      int child = ::openat(current, kDescent,
+                           O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      if (child < 0) {
+        // Not enterable (another owner's): try to make it so once.
+        if (::fchmodat(current, kDescent, S_IRWXU, 0) == 0)
+          child = ::openat(current, kDescent,
+                           O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (child < 0)
+          break;
+      }
+      (void)::fchmod(child, S_IRWXU);
+      if (current != top)
+        ::close(current);
+      current = child;
+      continue;
+    }
+    if (current == top)
+      break;
+    // Empty: back up and remove it.
+    int parent = ::openat(current, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::close(current);
+    if (parent < 0) {
+      current = top;
+      break;
+    }
+    ::unlinkat(parent, kDescent, AT_REMOVEDIR);
+    struct stat parentStat;
+    if (::fstat(parent, &parentStat) == 0 && parentStat.st_dev == topStat.st_dev &&
+        parentStat.st_ino == topStat.st_ino) {
+      ::close(parent);
+      current = top;
+      continue;
+    }
+    current = parent;
+  }
+  if (current != top)
+    ::close(current);
+  ::close(top);
   ::rmdir(path);
 }
 
+/// Open beginRegistration() brackets (on threads with the signals blocked).
+std::atomic<int> registering;
+
 void cleanUp() {
+  // A path being registered on another thread: wait (at most a second)
+  // until it is in the table. clock_gettime is async-signal-safe.
+  timespec start, now;
+  ::clock_gettime(CLOCK_MONOTONIC, &start);
+  while (registering.load(std::memory_order_acquire) > 0) {
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec > 1)
+      break;
+  }
   for (std::atomic<int> &slot : pids) {
     int pid = slot.load(std::memory_order_acquire);
     if (pid == 0)
@@ -207,6 +272,13 @@ void removeOnSignal(llvm::StringRef path, bool directory) {
     return;
   }
 }
+
+void beginRegistration() {
+  installSignalCleanup();
+  registering.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void endRegistration() { registering.fetch_sub(1, std::memory_order_acq_rel); }
 
 void dontRemoveOnSignal(llvm::StringRef path) {
   for (unsigned i = 0; i < kSlots; ++i) {

@@ -45,14 +45,23 @@ namespace kiln {
 void installSignalCleanup();
 
 /// Removes `path` (a file or FIFO; with `directory`, a directory: after
-/// every registered file, with what it holds, such as a killed tool's
-/// temporary output or the folders tar extracted, down to 8 levels below
-/// it; symlinks in it are removed, not followed) when a signal ends the
-/// process while it is registered. Installs the handler (installSignalCleanup) if not yet.
+/// every registered file, with all it holds at any depth, such as a killed
+/// tool's temporary output or the folders tar extracted; symlinks in it
+/// are removed, not followed, and its folders are made rwx for their owner
+/// first) when a signal ends the process while it is registered. Installs the handler (installSignalCleanup) if not yet.
 /// Thread-safe and lock-free; at most 64 paths (each shorter than PATH_MAX
 /// bytes) at once: beyond that the call does nothing and the path is
 /// removed only by its owner.
 void removeOnSignal(llvm::StringRef path, bool directory = false);
+
+/// Brackets the making and registering of a path or child on a thread
+/// that has the cleanup signals blocked meanwhile (CleanupSignalsBlocked,
+/// or all signals): a handler that runs on another thread first waits,
+/// for at most a second, until no such bracket is open, so that it does
+/// not clean up before the path is registered. Counted: brackets on
+/// several threads may overlap.
+void beginRegistration();
+void endRegistration();
 
 /// Ends removeOnSignal(`path`): call it once the owner removed the path,
 /// or kept it. A path not registered is ignored.

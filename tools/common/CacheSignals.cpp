@@ -16,6 +16,12 @@ void removeCacheTemporariesOnSignal() {
   hooks.donePath = [](const char *path) { dontRemoveOnSignal(path); };
   hooks.startedProcess = [](int pid) { killOnSignal(pid); };
   hooks.reapedProcess = [](int pid) { dontKillOnSignal(pid); };
+  hooks.making = [](bool begin) {
+    if (begin)
+      beginRegistration();
+    else
+      endRegistration();
+  };
   cache::setTemporaryHooks(hooks);
 }
 
