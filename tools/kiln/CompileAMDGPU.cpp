@@ -185,7 +185,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   kiln::pipelines::buildTTIRToLLVMAMDGPUPipeline(pm, pipelineOptions);
   pm.addInstrumentation(
       createStageDumper(*module, artifacts, kernelName, options.stageDump));
-  if (mlir::failed(pm.run(*module)))
+  if (mlir::failed(pm.run(*module)) || artifacts.failed())
     return 1;
   double pipelineMs = pipelineTimer.elapsedUs() / 1000.0;
 

@@ -110,7 +110,8 @@ public:
       llvm::raw_string_ostream(file)
           << llvm::format("%02d-", index) << passName << ".mlir";
       llvm::sys::path::append(path, "stages", file);
-      writeFile(path, printOp(root));
+      if (!writeFile(path, printOp(root)))
+        artifacts.noteFailure();
     }
     if (!wroteLayouts && hasGpuLayouts(root)) {
       wroteLayouts = true;
@@ -238,6 +239,35 @@ int64_t maxThreads(mlir::LLVM::LLVMFuncOp func) {
   return threads;
 }
 
+/// The warps `func` launches with: `numWarps` where `given` (--num-warps, or
+/// TTIR's pipeline), which nvvm.maxntid must then agree with; else
+/// nvvm.maxntid's (a power-of-two number of warps, at most 32), or
+/// `numWarps` without one. Errors are reported on `func`.
+mlir::FailureOr<int> launchedWarps(mlir::LLVM::LLVMFuncOp func,
+                                   llvm::StringRef kernelName, int numWarps,
+                                   bool given) {
+  int64_t threads = maxThreads(func);
+  if (!threads)
+    return numWarps;
+  if (given) {
+    if (threads != int64_t(numWarps) * 32) {
+      func.emitError("nvvm.maxntid of @")
+          << kernelName << " is " << threads << " threads, but --num-warps "
+          << numWarps << " launches " << numWarps * 32;
+      return mlir::failure();
+    }
+    return numWarps;
+  }
+  if (threads % 32 != 0 || !llvm::isPowerOf2_64(threads / 32) ||
+      threads / 32 > 32) {
+    func.emitError("nvvm.maxntid of @")
+        << kernelName << " is " << threads
+        << " threads, not a power-of-two number of warps (at most 32)";
+    return mlir::failure();
+  }
+  return static_cast<int>(threads / 32);
+}
+
 /// The artifacts `kiln compile` stores in the cache (timings.json and
 /// stages/ are per-run and not stored).
 std::vector<std::string> cachedArtifactNames(llvm::StringRef kernel) {
@@ -340,8 +370,10 @@ createStageDumper(mlir::ModuleOp root, ArtifactWriter &artifacts,
 bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
   llvm::SmallString<256> path(dir_);
   llvm::sys::path::append(path, name);
-  if (!writeFile(path, contents))
+  if (!writeFile(path, contents)) {
+    failed_ = true;
     return false;
+  }
   if (keep_) {
     std::lock_guard<std::mutex> lock(mutex_);
     written_[name] = contents.str();
@@ -491,6 +523,16 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
 
   std::string kernelName;
   std::vector<KernelArg> ttSignature;
+  // What the source hash keys besides the module text: the argument names
+  // that reach metadata.json (TTIR's, or for LLVM-dialect input those of
+  // its llvm.func's NameLocs; two inputs differing only in them shared a
+  // key, and a hit wrote the other's names).
+  std::vector<KernelArg> keyedSignature;
+  // The warps a compile of LLVM-dialect input launches: nvvm.maxntid's,
+  // unless --num-warps is given (then they must agree). Keyed as such:
+  // the job recorded the default 4 for a 256-thread kernel, so
+  // `--num-warps 4` hit that entry where a compile rejects it.
+  int llvmInputWarps = 0;
   if (isTTIR) {
     mlir::Operation *kernel =
         selectKernel(options.inputFile, findKernels(*module, /*ttir=*/true),
@@ -510,7 +552,21 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     if (!kernel)
       return 1;
     kernelName = symbolName(kernel);
+    auto llvmKernel = mlir::cast<mlir::LLVM::LLVMFuncOp>(kernel);
+    mlir::FailureOr<std::vector<KernelArg>> names =
+        signatureFromLLVMFunc(llvmKernel);
+    if (mlir::failed(names))
+      return 1;
+    keyedSignature = std::move(*names);
+    mlir::FailureOr<int> warps =
+        launchedWarps(llvmKernel, kernelName, options.numWarps,
+                      options.numWarpsGiven);
+    if (mlir::failed(warps))
+      return 1;
+    llvmInputWarps = *warps;
   }
+  if (isTTIR)
+    keyedSignature = ttSignature;
 
   std::string dir = options.outputDir;
   if (dir.empty()) {
@@ -524,13 +580,13 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   job.source.kind = isTTIR ? kiln::cache::SourceKind::kTTIR
                            : kiln::cache::SourceKind::kMLIRStage;
   job.source.stage = isTTIR ? "" : "llvm";
-  job.source.contentHash = sourceContentHash(*module, ttSignature);
+  job.source.contentHash = sourceContentHash(*module, keyedSignature);
   job.source.entry = kernelName;
   job.target.backend = "cuda";
   job.target.arch = options.arch;
   job.target.ptxVersion = options.ptxVersion;
   job.target.warpSize = 32;
-  job.options.numWarps = options.numWarps;
+  job.options.numWarps = isTTIR ? options.numWarps : llvmInputWarps;
   job.options.numStages = options.numStages;
   job.options.maxnreg = options.maxnreg;
   job.options.ptxasFastCompile = options.ptxasFastCompile;
@@ -644,6 +700,10 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       passTiming.print();
       passTiming.setEnabled(false); // else its destructor prints it again
     }
+    // A stage file that could not be written (the error is printed) fails
+    // the compile: its entry would lack the stage, and exit 0 said nothing.
+    if (artifacts.failed())
+      return 1;
     if (mlir::failed(ran))
       return fail("the TTIR pipeline failed on " + options.inputFile);
   }
@@ -662,24 +722,12 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
 
   // Block size: nvvm.maxntid must agree with num_warps (the runtime launches
   // warp_size x num_warps threads).
-  if (int64_t threads = maxThreads(llvmKernel)) {
-    if (options.numWarpsGiven || isTTIR) {
-      if (threads != int64_t(numWarps) * 32) {
-        llvmKernel.emitError("nvvm.maxntid of @")
-            << kernelName << " is " << threads << " threads, but --num-warps "
-            << numWarps << " launches " << numWarps * 32;
-        return 1;
-      }
-    } else if (threads % 32 != 0 || !llvm::isPowerOf2_64(threads / 32) ||
-               threads / 32 > 32) {
-      llvmKernel.emitError("nvvm.maxntid of @")
-          << kernelName << " is " << threads
-          << " threads, not a power-of-two number of warps (at most 32)";
-      return 1;
-    } else {
-      numWarps = static_cast<int>(threads / 32);
-    }
-  }
+  mlir::FailureOr<int> warps =
+      launchedWarps(llvmKernel, kernelName, numWarps,
+                    options.numWarpsGiven || isTTIR);
+  if (mlir::failed(warps))
+    return 1;
+  numWarps = *warps;
 
   // --maxnreg: the kernel's .maxnreg directive (PTX ISA 11.4.3, through
   // nvvm.maxnreg). ptxas --maxrregcount alone is not applied to a kernel

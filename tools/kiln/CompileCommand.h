@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -144,10 +145,16 @@ public:
   bool write(const std::string &name, llvm::StringRef contents);
   /// What write() kept, by name (moved out).
   std::map<std::string, std::string> take();
+  /// Whether a write failed (or noteFailure() was called): the compile
+  /// must fail, since the pass instrumentation that writes .kgpu.mlir
+  /// cannot.
+  bool failed() const { return failed_; }
+  void noteFailure() { failed_ = true; }
 
 private:
   std::string dir_;
   bool keep_;
+  std::atomic<bool> failed_{false};
   std::mutex mutex_;
   std::map<std::string, std::string> written_;
 };

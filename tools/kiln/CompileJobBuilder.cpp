@@ -18,6 +18,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <elf.h>
 #include <link.h>
@@ -63,8 +64,8 @@ std::string buildIdOf(const struct dl_phdr_info *info) {
   return id;
 }
 
-/// The executable first, then the libLLVM* / libMLIR* objects loaded, in
-/// load order. kiln's passes and pipelines link statically into the
+/// The executable first, then the libLLVM* / libMLIR* objects loaded, by
+/// file name. kiln's passes and pipelines link statically into the
 /// executable, so any change to the compiler's code changes its build ID:
 /// a rebuilt kiln never reuses entries of an older build, even at the same
 /// kKilnVersion. The shared LLVM and MLIR are named by their own IDs: a
@@ -86,6 +87,12 @@ std::vector<CompilerObject> compilerObjects() {
         return 0;
       },
       &objects);
+  // By name, not load order: an LD_PRELOAD of libLLVM changed the order,
+  // and the key with it, for the same compiler (helper-79).
+  std::sort(objects.begin() + 1, objects.end(),
+            [](const CompilerObject &a, const CompilerObject &b) {
+              return a.name < b.name;
+            });
   return objects;
 }
 
