@@ -303,10 +303,8 @@ Status Store::exportArchive(const std::string& archiveFile, const std::vector<st
     size_t slash = final.rfind('/');
     std::string name = final.substr(slash + 1).substr(0, NAME_MAX - 13);
     temp = final.substr(0, slash + 1) + "." + name + ".kiln-XXXXXX";
-    temporary::Making making; // see Temporary.h
-    fd = ::mkostemp(temp.data(), O_CLOEXEC);
+    fd = temporary::makeFile(temp, O_CLOEXEC); // see Temporary.h
     if (fd >= 0) {
-      temporary::made(temp, /*tree=*/false);
       mode_t mask = ::umask(0);
       ::umask(mask);
       (void)::fchmod(fd, 0666 & ~mask);
@@ -352,12 +350,8 @@ Expected<ImportReport> Store::importArchive(const std::string& archiveFile,
     pos = end + 1;
   }
   std::string tmpl = fs::join(path("tmp"), "import-XXXXXX");
-  {
-    temporary::Making making; // see Temporary.h
-    if (!::mkdtemp(tmpl.data()))
-      return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
-    temporary::made(tmpl, /*tree=*/true);
-  }
+  if (!temporary::makeDirectory(tmpl)) // see Temporary.h
+    return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
   std::string staging = tmpl;
   temporary::DoneAtExit announced(staging); // removed below, on every path
   if (Status s = runProcess({"tar", "--no-same-owner", "--no-same-permissions", "-xf", archive,

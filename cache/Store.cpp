@@ -355,13 +355,9 @@ Expected<std::string> Store::publish(const CompileJob& job, const CompileOutput&
   if (Status s = failAt("publish-stage"); !s.ok())
     return s;
   std::string tmpl = fs::join(path("tmp"), "pub-" + key.substr(0, 16) + "-XXXXXX");
-  {
-    // Announced for removal should a signal end the process (Temporary.h).
-    temporary::Making making;
-    if (!::mkdtemp(tmpl.data()))
-      return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
-    temporary::made(tmpl, /*tree=*/true);
-  }
+  // Announced for removal should a signal end the process (Temporary.h).
+  if (!temporary::makeDirectory(tmpl))
+    return Status::fromErrno("cannot create a temp dir in " + path("tmp"), errno);
   std::string staging = tmpl;
   temporary::DoneAtExit announced(staging); // once removed or renamed below
   auto abandon = [&](Status s) -> Expected<std::string> {

@@ -1,6 +1,7 @@
 // Temporary.cpp: see Temporary.h.
 #include "cache/Temporary.h"
 
+#include <cstdlib>
 #include <pthread.h>
 
 namespace kiln::cache {
@@ -24,6 +25,22 @@ Making::~Making() {
   if (hooks.making)
     hooks.making(false);
   pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
+bool makeDirectory(std::string& pattern) {
+  Making making;
+  if (!::mkdtemp(pattern.data()))
+    return false;
+  made(pattern, /*tree=*/true);
+  return true;
+}
+
+int makeFile(std::string& pattern, int flags) {
+  Making making;
+  int fd = ::mkostemp(pattern.data(), flags);
+  if (fd >= 0)
+    made(pattern, /*tree=*/false);
+  return fd;
 }
 
 void made(const std::string& path, bool tree) {

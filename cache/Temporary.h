@@ -73,6 +73,14 @@ private:
   sigset_t previous_;
 };
 
+/// mkdtemp(`pattern`) in a Making scope, announced as a tree (made) once it
+/// exists. False with errno set when it cannot be made.
+bool makeDirectory(std::string& pattern);
+
+/// mkostemp(`pattern`, `flags`) in a Making scope, announced as a file once
+/// it exists. The descriptor, or -1 with errno set.
+int makeFile(std::string& pattern, int flags);
+
 /// Calls the hooks, where set.
 void made(const std::string& path, bool tree);
 void done(const std::string& path);

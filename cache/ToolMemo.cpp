@@ -59,14 +59,9 @@ void storeMemo(const std::string& path, const std::string& text) {
   if (!fs::makeDirs(dir).ok())
     return;
   std::string tmpl = path + ".XXXXXX";
-  int fd;
-  {
-    temporary::Making making; // see Temporary.h
-    fd = ::mkstemp(tmpl.data());
-    if (fd < 0)
-      return;
-    temporary::made(tmpl, /*tree=*/false);
-  }
+  int fd = temporary::makeFile(tmpl, 0); // see Temporary.h
+  if (fd < 0)
+    return;
   temporary::DoneAtExit announced(tmpl); // once renamed or removed below
   size_t done = 0;
   while (done < text.size()) {

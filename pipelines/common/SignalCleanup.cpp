@@ -305,9 +305,11 @@ CleanupSignalsBlocked::CleanupSignalsBlocked() {
   for (int sig : kSignals)
     sigaddset(&cleanupSignals, sig);
   ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previous);
+  beginRegistration();
 }
 
 CleanupSignalsBlocked::~CleanupSignalsBlocked() {
+  endRegistration();
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 

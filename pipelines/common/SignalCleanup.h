@@ -83,7 +83,11 @@ void dontKillOnSignal(int pid);
 /// no signal in between: one that came first would find no child to kill,
 /// and the child could write after the cleanup. The child should start
 /// with previousMask() (posix_spawnattr_setsigmask, or pthread_sigmask
-/// before execve). Installs the handler (installSignalCleanup) if not yet.
+/// before execve). It is also a registration bracket (beginRegistration):
+/// a handler running on another thread meanwhile waits for it, as for a
+/// `ptxas --version` run and its output file registered on a worker thread
+/// while the main thread takes the signal. Installs the handler
+/// (installSignalCleanup) if not yet.
 class CleanupSignalsBlocked {
 public:
   CleanupSignalsBlocked();

@@ -77,12 +77,17 @@ Expected<std::string> captureToolOutput(StringRef tool, ArrayRef<StringRef> args
     return createStringError(inconvertibleErrorCode(),
                              what + " (" + tool + "): " + why);
   };
-  installSignalCleanup(); // before the file exists
+  // Made and registered with no cleanup signal in between on this thread,
+  // and as a registration bracket for a handler on another (this runs on
+  // kiln compile's toolchain thread while the main thread parses).
   SmallString<128> out;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("kiln-tool-output", "txt", out))
-    return fail("cannot create a temporary file: " + ec.message());
-  removeOnSignal(out);
+  {
+    CleanupSignalsBlocked blocked;
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("kiln-tool-output", "txt", out))
+      return fail("cannot create a temporary file: " + ec.message());
+    removeOnSignal(out);
+  }
   Expected<int> rc = runToolToFile(tool, args, out);
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(out);
   sys::fs::remove(out);

@@ -37,6 +37,7 @@
 
 #include "cache/FileUtil.h"
 #include "pipelines/common/SignalCleanup.h"
+#include "test/cache/CacheTestUtil.h"
 
 namespace {
 
@@ -598,11 +599,8 @@ TEST(PtxasProcessSignals, ASignalWhileMakingTheFilesLeavesNone) {
       }
     }
     ::usleep(delayUs(random));
-    ::kill(child, SIGINT);
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+    if (kiln::cache::testing::interruptAndReap(child, SIGINT, &status))
       ++endedBySignal;
     else
       ADD_FAILURE() << "the child ended with status " << status;

@@ -1,7 +1,9 @@
 // CacheTestUtil.cpp: see CacheTestUtil.h.
 #include "test/cache/CacheTestUtil.h"
 
+#include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -61,6 +63,16 @@ int runInChild(const std::function<int()>& body) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool interruptAndReap(pid_t child, int sig, int* status) {
+  ::kill(child, sig);
+  int local = 0;
+  while (::waitpid(child, &local, 0) < 0 && errno == EINTR) {
+  }
+  if (status)
+    *status = local;
+  return WIFSIGNALED(local) && WTERMSIG(local) == sig;
 }
 
 void writeFileOrDie(const std::string& path, const std::string& data) {

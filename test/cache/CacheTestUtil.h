@@ -4,6 +4,7 @@
 #define KILN_TEST_CACHE_CACHETESTUTIL_H
 
 #include <functional>
+#include <sys/types.h>
 #include <string>
 
 #include "cache/CompileJob.h"
@@ -25,6 +26,10 @@ StoreOptions optionsFor(const std::string& root, std::vector<std::string>* warni
 
 /// Runs `body` in a fork()ed child; returns its exit status (or 128+signal).
 int runInChild(const std::function<int()>& body);
+
+/// Sends `sig` to child process `child`, reaps it, and says whether that
+/// signal ended it (else `*status`, if given, is its wait status).
+bool interruptAndReap(pid_t child, int sig, int* status = nullptr);
 
 /// Writes `data` to `path`, replacing it.
 void writeFileOrDie(const std::string& path, const std::string& data);

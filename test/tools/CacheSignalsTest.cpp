@@ -65,11 +65,8 @@ TEST(CacheSignals, ASignalDuringPublishesLeavesNoStagingFolder) {
     ASSERT_EQ(::read(ready[0], &byte, 1), 1);
     ::close(ready[0]);
     ::usleep(delayUs(random));
-    ::kill(child, SIGINT);
     int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+    if (interruptAndReap(child, SIGINT, &status))
       ++endedBySignal;
     else
       ADD_FAILURE() << "the child ended with status " << status;
