@@ -177,7 +177,7 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(key.takeError()));
   const std::string jobKey = *key;
 
-  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
+  auto compileAndWrite = [&](ArtifactWriter &artifacts) -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
   kiln::StageTimer pipelineTimer;
@@ -236,7 +236,8 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
   metadata.binarySha256 = kiln::cache::sha256Hex(compiled->hsaco);
   if (!artifacts.write(kernelName + ".ll", compiled->llvmIR) ||
       !artifacts.write(metadata.binaryFile, compiled->hsaco) ||
-      !artifacts.write("metadata.json", toMetadataJson(metadata)))
+      !artifacts.write("metadata.json", toMetadataJson(metadata)) ||
+      !artifacts.publish())
     return 1;
 
   const kiln::amdgpu::AMDGPUStageTimings &t = compiled->timings;
@@ -250,9 +251,17 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
         t.codegenUs / 1000.0, t.linkUs / 1000.0, metadata.registers);
   return 0;
   };
+  // A compile that fails publishes what it wrote too, in place of the
+  // earlier set (ArtifactWriter::publish).
+  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
+    int status = compileAndWrite(artifacts);
+    if (!artifacts.publish() && status == 0)
+      status = 1;
+    return status;
+  };
 
   if (!options.useCache || options.timings || options.stageDump) {
-    ArtifactWriter artifacts(dir, /*keep=*/false);
+    ArtifactWriter artifacts(dir, kernelName, /*keep=*/false);
     return compileToDir(artifacts);
   }
   return compileThroughCache(

@@ -9,8 +9,9 @@
 #include "tools/kiln/CompileCommand.h"
 
 #include "dialects/tt/IR/TTDialect.h"
-#include "pipelines/nvptx/NVPTXBackend.h"
+#include "pipelines/common/SignalCleanup.h"
 #include "pipelines/common/StageTimer.h"
+#include "pipelines/nvptx/NVPTXBackend.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
@@ -45,8 +46,14 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <functional>
 #include <future>
 #include <nlohmann/json.hpp>
@@ -294,14 +301,14 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
   if (!store) {
     llvm::errs() << "kiln: warning: compile cache disabled: "
                  << store.status().message() << "\n";
-    ArtifactWriter artifacts(dir, /*keep=*/false);
+    ArtifactWriter artifacts(dir, kernel, /*keep=*/false);
     return compileToDir(artifacts);
   }
   int compileStatus = 0;
   kiln::cache::Expected<kiln::cache::CacheResult> result =
       (*store)->getOrCompile(
           job, [&]() -> kiln::cache::Expected<kiln::cache::CompileOutput> {
-            ArtifactWriter artifacts(dir, /*keep=*/true);
+            ArtifactWriter artifacts(dir, kernel, /*keep=*/true);
             compileStatus = compileToDir(artifacts);
             if (compileStatus != 0)
               return kiln::cache::Status(kiln::cache::StatusCode::kCompileFailed,
@@ -326,16 +333,15 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
   if (result->outcome != kiln::cache::Outcome::kHit)
     return 0;
 
-  // A hit: write the verified artifacts where a compile would have.
+  // A hit: write the verified artifacts where a compile would have, as one
+  // set (ArtifactWriter).
   kiln::StageTimer writeTimer;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail("cannot create output directory " + dir + ": " + ec.message());
-  for (const auto &[name, data] : result->artifacts) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, name);
-    if (!writeFile(path, data))
+  ArtifactWriter hitArtifacts(dir, kernel, /*keep=*/false);
+  for (const auto &[name, data] : result->artifacts)
+    if (!hitArtifacts.write(name, data))
       return 1;
-  }
   int64_t writeUs = writeTimer.elapsedUs();
   int64_t totalUs = total.elapsedUs();
   nlohmann::ordered_json timingDoc = {{"unit", "us"},
@@ -343,9 +349,8 @@ int compileThroughCacheImpl(const kiln::cache::CompileJob &job,
                                       {"lookup", result->lookupUs},
                                       {"write", writeUs},
                                       {"total", totalUs}};
-  llvm::SmallString<256> timingsPath(dir);
-  llvm::sys::path::append(timingsPath, "timings.json");
-  if (!writeFile(timingsPath, timingDoc.dump(2) + "\n"))
+  if (!hitArtifacts.write("timings.json", timingDoc.dump(2) + "\n") ||
+      !hitArtifacts.publish())
     return 1;
   if (options.listener)
     options.listener({"cache_hit", "", result->lookupUs, kernel,
@@ -367,16 +372,110 @@ createStageDumper(mlir::ModuleOp root, ArtifactWriter &artifacts,
   return std::make_unique<StageDumper>(root, artifacts, kernel, dumpAll);
 }
 
+std::vector<std::string>
+ArtifactWriter::kernelArtifactNames(const std::string &kernel) {
+  std::vector<std::string> names;
+  for (const char *suffix :
+       {".kgpu.mlir", ".llvm.mlir", ".ll", ".ptx", ".cubin", ".hsaco"})
+    names.push_back(kernel + suffix);
+  names.push_back("metadata.json");
+  names.push_back("timings.json");
+  return names;
+}
+
+ArtifactWriter::~ArtifactWriter() {
+  if (staging_.empty())
+    return;
+  llvm::sys::fs::remove_directories(staging_, /*IgnoreErrors=*/true);
+  kiln::dontRemoveOnSignal(staging_);
+}
+
 bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
-  llvm::SmallString<256> path(dir_);
+  std::string staging;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (staging_.empty()) {
+      std::string folder = dir_ + "/.kiln-staging-XXXXXX";
+      // Made and registered with the cleanup signals blocked: one in
+      // between would leave the folder for good.
+      kiln::CleanupSignalsBlocked blocked;
+      if (!::mkdtemp(folder.data())) {
+        int err = errno;
+        llvm::errs() << "kiln: error: cannot create a staging folder in "
+                     << dir_ << ": " << std::strerror(err) << "\n";
+        failed_ = true;
+        return false;
+      }
+      kiln::removeOnSignal(folder, /*directory=*/true);
+      staging_ = folder;
+    }
+    staging = staging_;
+  }
+  llvm::SmallString<256> path(staging);
   llvm::sys::path::append(path, name);
-  if (!writeFile(path, contents)) {
+  if (llvm::Error err = kiln::nvptx::writeFileBytes(path, contents)) {
+    llvm::errs() << "kiln: error: " << llvm::toString(std::move(err)) << "\n";
     failed_ = true;
     return false;
   }
-  if (keep_) {
-    std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (llvm::find(staged_, name) == staged_.end())
+    staged_.push_back(name);
+  if (keep_)
     written_[name] = contents.str();
+  return true;
+}
+
+bool ArtifactWriter::publish() {
+  std::string staging;
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // Once: a publish that failed is not tried again (its error is printed).
+    if (published_)
+      return true;
+    published_ = true;
+    staging = staging_;
+    names = staged_;
+  }
+  if (staging.empty())
+    return true;
+  auto error = [&](const llvm::Twine &what, int err) {
+    llvm::errs() << "kiln: error: " << what << ": " << std::strerror(err)
+                 << "\n";
+    return false;
+  };
+  int dirFd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd < 0)
+    return error("cannot open output directory " + dir_, errno);
+  auto closeDir = llvm::make_scope_exit([&] { ::close(dirFd); });
+  // Released when dirFd is closed.
+  while (::flock(dirFd, LOCK_EX) != 0)
+    if (errno != EINTR)
+      return error("cannot lock output directory " + dir_, errno);
+  // metadata.json first: from here until the last rename the directory
+  // says it holds no complete set. Removing a file before the rename (rather
+  // than renaming over it) also spares ext4's flush of a replaced file.
+  std::vector<std::string> stale = kernelArtifactNames(kernel_);
+  std::stable_partition(stale.begin(), stale.end(), [](const std::string &n) {
+    return n == "metadata.json";
+  });
+  for (const std::string &name : stale)
+    if (::unlinkat(dirFd, name.c_str(), 0) != 0 && errno != ENOENT)
+      return error("cannot remove " + dir_ + "/" + name, errno);
+  std::stable_partition(names.begin(), names.end(), [](const std::string &n) {
+    return n != "metadata.json";
+  });
+  for (const std::string &name : names) {
+    std::string from = staging + "/" + name;
+    if (::renameat(AT_FDCWD, from.c_str(), dirFd, name.c_str()) != 0)
+      return error("cannot move " + name + " into " + dir_, errno);
+  }
+  // Empty now; the destructor removes it if a rename failed.
+  if (::rmdir(staging.c_str()) == 0) {
+    kiln::dontRemoveOnSignal(staging);
+    std::lock_guard<std::mutex> lock(mutex_);
+    staging_.clear();
   }
   return true;
 }
@@ -637,18 +736,13 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
                                             std::to_string(options.maxnreg));
   backendOptions.ptxasFastCompile = options.ptxasFastCompile;
 
-  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
+  auto compileAndWrite = [&](ArtifactWriter &artifacts) -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
   llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> startedPtxas =
       kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions, /*early=*/true);
   if (!startedPtxas)
     return fail(llvm::toString(startedPtxas.takeError()));
-  auto artifact = [&](llvm::StringRef name) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, name);
-    return std::string(path);
-  };
 
   // The LLVM target machine and its codegen pass pipeline do not depend on
   // the module: they are made on another thread while the pipeline runs.
@@ -825,7 +919,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return 1;
   timings.writeUs = writeTimer.elapsedUs();
   timings.totalUs = total.elapsedUs();
-  if (!writeFile(artifact("timings.json"), timingsJson(timings)))
+  if (!artifacts.write("timings.json", timingsJson(timings)) ||
+      !artifacts.publish())
     return 1;
 
   if (options.timings)
@@ -859,9 +954,17 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       ms(b.codegenUs), ms(b.ptxasUs));
   return 0;
   };
+  // A compile that fails publishes what it wrote too (the .kgpu.mlir and
+  // .llvm.mlir of a kernel that ptxas rejected), in place of the earlier set.
+  auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
+    int status = compileAndWrite(artifacts);
+    if (!artifacts.publish() && status == 0)
+      status = 1;
+    return status;
+  };
 
   if (!options.useCache || options.timings || options.stageDump) {
-    ArtifactWriter artifacts(dir, /*keep=*/false);
+    ArtifactWriter artifacts(dir, kernelName, /*keep=*/false);
     return compileToDir(artifacts);
   }
   return compileThroughCache(

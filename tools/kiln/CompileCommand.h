@@ -126,23 +126,53 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr)
 int runCompileAMDGPU(const CompileOptions &options,
                      CompileOutcome *outcome = nullptr);
 
-/// Writes a compile's artifacts into its output directory and keeps what
-/// it wrote, by file name: the bytes the cache stores on a miss. They are
-/// never read back from the directory, where a file can be another
+/// Writes a compile's artifacts into its output directory as one set and
+/// keeps what it wrote, by file name: the bytes the cache stores on a miss.
+/// They are never read back from the directory, where a file can be another
 /// process's (two compiles of one kernel with different options into one
 /// directory, such as the default ./kiln-out/<kernel>, stored each other's
 /// cubins) or an earlier compile's (a .kgpu.mlir left there was stored with
 /// a compile of LLVM-dialect input, which has no kgpu stage).
+///
+/// write() puts each file in a hidden staging folder of the directory,
+/// `.kiln-staging-XXXXXX` (removed if a signal ends kiln: SignalCleanup);
+/// publish() moves them in. Publishing holds an exclusive flock(2) on the
+/// directory, so that publishes into one directory do not interleave, and
+/// first removes every file kiln writes for this kernel
+/// (kernelArtifactNames()), so that none is left from an earlier compile.
+/// metadata.json comes last: while a publish runs the directory has none.
+/// So after compiles of one kernel into one directory, by any number of kiln
+/// processes, it holds the whole set of exactly one of them (two compiles
+/// at once with 1, 2, 4 and 8 warps left one's .kgpu.mlir beside another's
+/// cubin in 5 of 9 rounds before). Other files in the directory (another
+/// kernel's, `stages/` of --stage-dump) are left alone.
 /// Thread-safe: the LLVM dialect is written on another thread.
 class ArtifactWriter {
 public:
   /// `keep`: whether write() keeps a copy of what it wrote (a compile
-  /// through the cache).
-  ArtifactWriter(std::string dir, bool keep) : dir_(std::move(dir)), keep_(keep) {}
+  /// through the cache). `dir` must exist before the first write().
+  ArtifactWriter(std::string dir, std::string kernel, bool keep)
+      : dir_(std::move(dir)), kernel_(std::move(kernel)), keep_(keep) {}
+  /// Removes the staging folder if publish() did not run (or failed).
+  ~ArtifactWriter();
+  ArtifactWriter(const ArtifactWriter &) = delete;
+  ArtifactWriter &operator=(const ArtifactWriter &) = delete;
+
   const std::string &dir() const { return dir_; }
-  /// writeFile(`dir`/`name`, `contents`); kept under `name` when it
-  /// succeeded and keep is set. False after printing the error.
+  /// Writes `contents` as `name` in the staging folder (made on the first
+  /// call); kept under `name` when it succeeded and keep is set. False
+  /// after printing the error ("kiln: error: cannot write PATH: why").
   bool write(const std::string &name, llvm::StringRef contents);
+  /// Moves what write() wrote into the directory as described above (once:
+  /// later calls do nothing and return true); does
+  /// nothing if nothing was written (a compile that failed before its first
+  /// artifact leaves the directory as it was). Called once the compile is
+  /// done, whether it succeeded or not: a failed compile's files (the
+  /// .kgpu.mlir and .llvm.mlir of a kernel that LLVM or ptxas rejected)
+  /// replace the earlier set too, so that no earlier cubin and metadata.json
+  /// sit beside them. False after printing the error; the directory then
+  /// has no metadata.json.
+  bool publish();
   /// What write() kept, by name (moved out).
   std::map<std::string, std::string> take();
   /// Whether a write failed (or noteFailure() was called): the compile
@@ -151,11 +181,20 @@ public:
   bool failed() const { return failed_; }
   void noteFailure() { failed_ = true; }
 
+  /// Every file kiln compile writes for `kernel` into its directory, for
+  /// either backend: `<kernel>.kgpu.mlir`, `.llvm.mlir`, `.ll`, `.ptx`,
+  /// `.cubin`, `.hsaco`, metadata.json and timings.json.
+  static std::vector<std::string> kernelArtifactNames(const std::string &kernel);
+
 private:
   std::string dir_;
+  std::string kernel_;
   bool keep_;
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
+  bool published_ = false;          // publish() ran
+  std::string staging_;             // empty until the first write()
+  std::vector<std::string> staged_; // names in the staging folder
   std::map<std::string, std::string> written_;
 };
 
