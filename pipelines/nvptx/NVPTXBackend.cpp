@@ -201,6 +201,8 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
     return ptx.takeError();
   result.ptx = std::move(*ptx);
   result.timings.codegenUs = codegenTimer.elapsedUs();
+  if (options.afterCodegen)
+    options.afterCodegen(result.ptx);
 
   if (!options.assemble) {
     if (llvm::Error err = takeIRText())

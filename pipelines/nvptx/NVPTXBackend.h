@@ -84,6 +84,11 @@ struct NVPTXBackendOptions {
   /// context, so the caller may use them on another thread (kiln compile
   /// prints the LLVM-dialect artifact there) until compileToCubin returns.
   std::function<void()> afterTranslate;
+  /// Called on the compiling thread with the PTX once codegen has made it,
+  /// before ptxas assembles it (`ptx` is valid only during the call). kiln
+  /// compile writes `<kernel>.ptx` from here, on another thread, so that
+  /// the PTX of a kernel ptxas rejects is in the output directory.
+  std::function<void(llvm::StringRef ptx)> afterCodegen;
 };
 
 /// Microseconds spent in each backend stage; 0 for a stage that did not run.

@@ -870,6 +870,16 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   backendOptions.afterTranslate = [&] {
     llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
   };
+  // The PTX is written while ptxas assembles it, and is there when ptxas
+  // rejects it (the error names <kernel>.ptx).
+  std::future<bool> ptxWritten;
+  backendOptions.afterCodegen = [&](llvm::StringRef ptx) {
+    ptxWritten = std::async(
+        std::launch::async,
+        [&artifacts, name = kernelName + ".ptx", text = ptx.str()] {
+          return artifacts.write(name, text);
+        });
+  };
   llvm::Expected<LLVMTarget> madeTarget = targetMachine.get();
   if (!madeTarget)
     return fail(options.inputFile + ": " +
@@ -879,9 +889,11 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
                                   std::move(madeTarget->machine),
                                   std::move(madeTarget->codegen));
   backendOptions.afterTranslate = nullptr;
+  backendOptions.afterCodegen = nullptr;
   bool wroteLLVMDialect = llvmDialectWritten.valid() ? llvmDialectWritten.get()
                                                      : writeLLVMDialect();
-  if (!wroteLLVMDialect) {
+  bool wrotePTX = !ptxWritten.valid() || ptxWritten.get();
+  if (!wroteLLVMDialect || !wrotePTX) {
     if (!compiled)
       llvm::consumeError(compiled.takeError());
     return 1;
@@ -913,7 +925,6 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     metadata.spillLoadBytes = info->spillLoadBytes;
   }
   if (!artifacts.write(kernelName + ".ll", compiled->llvmIR) ||
-      !artifacts.write(kernelName + ".ptx", compiled->ptx) ||
       !artifacts.write(metadata.binaryFile, compiled->cubin) ||
       !artifacts.write("metadata.json", toMetadataJson(metadata)))
     return 1;
@@ -954,8 +965,9 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       ms(b.codegenUs), ms(b.ptxasUs));
   return 0;
   };
-  // A compile that fails publishes what it wrote too (the .kgpu.mlir and
-  // .llvm.mlir of a kernel that ptxas rejected), in place of the earlier set.
+  // A compile that fails publishes what it wrote too (the .kgpu.mlir,
+  // .llvm.mlir and .ptx of a kernel that ptxas rejected), in place of the
+  // earlier set.
   auto compileToDir = [&](ArtifactWriter &artifacts) -> int {
     int status = compileAndWrite(artifacts);
     if (!artifacts.publish() && status == 0)

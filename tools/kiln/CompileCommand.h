@@ -168,7 +168,7 @@ public:
   /// nothing if nothing was written (a compile that failed before its first
   /// artifact leaves the directory as it was). Called once the compile is
   /// done, whether it succeeded or not: a failed compile's files (the
-  /// .kgpu.mlir and .llvm.mlir of a kernel that LLVM or ptxas rejected)
+  /// .kgpu.mlir, .llvm.mlir and .ptx of a kernel that ptxas rejected)
   /// replace the earlier set too, so that no earlier cubin and metadata.json
   /// sit beside them. False after printing the error; the directory then
   /// has no metadata.json.
