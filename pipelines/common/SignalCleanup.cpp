@@ -31,7 +31,16 @@
 namespace kiln {
 namespace {
 
-constexpr int kSignals[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2, SIGPIPE};
+/// The first kAlwaysTaken are always taken (unless ignored); the others,
+/// whose default action also ends the process, only where that default is
+/// in place when the handler is installed (an embedder's or a profiler's
+/// SIGPROF or SIGALRM handler stays theirs, and a periodic signal must not
+/// clean up a compile that goes on). helper-80 left the output directory's
+/// staging folder, and ptxas's files in TMPDIR, with each of the others.
+constexpr int kSignals[] = {SIGHUP,  SIGINT,    SIGQUIT,  SIGTERM, SIGUSR2,
+                            SIGPIPE, SIGALRM,   SIGVTALRM, SIGPROF, SIGXCPU,
+                            SIGXFSZ, SIGSTKFLT, SIGPWR};
+constexpr unsigned kAlwaysTaken = 6;
 constexpr unsigned kSlots = 64;
 
 /// The registered paths and children. `states[i]`: 0 free, 1 being
@@ -216,11 +225,13 @@ void onSignal(int sig, siginfo_t *info, void *context) {
 
 void installHandlers() {
   bool ignored[std::size(kSignals)];
+  bool taken[std::size(kSignals)];
   for (unsigned i = 0; i < std::size(kSignals); ++i) {
     struct sigaction current;
-    ignored[i] = ::sigaction(kSignals[i], nullptr, &current) == 0 &&
-                 !(current.sa_flags & SA_SIGINFO) &&
-                 current.sa_handler == SIG_IGN;
+    bool known = ::sigaction(kSignals[i], nullptr, &current) == 0;
+    bool plain = known && !(current.sa_flags & SA_SIGINFO);
+    ignored[i] = plain && current.sa_handler == SIG_IGN;
+    taken[i] = i < kAlwaysTaken || (plain && current.sa_handler == SIG_DFL);
   }
   // LLVM's handlers go in now, under kiln's: whichever is installed last
   // runs first. LLVM installs its own once per process, over SIG_IGN too.
@@ -240,12 +251,16 @@ void installHandlers() {
   std::memset(&ignore, 0, sizeof(ignore));
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
-  for (unsigned i = 0; i < std::size(kSignals); ++i)
+  for (unsigned i = 0; i < std::size(kSignals); ++i) {
     // An ignored signal is ignored again, over LLVM's handler: no cleanup,
     // and the children (ld.lld, `ptxas --version`, tar) inherit SIG_IGN
     // through exec, as they did before; a handled signal is reset to the
     // default action there.
-    ::sigaction(kSignals[i], ignored[i] ? &ignore : &ours, &previous[i]);
+    if (ignored[i])
+      ::sigaction(kSignals[i], &ignore, &previous[i]);
+    else if (taken[i])
+      ::sigaction(kSignals[i], &ours, &previous[i]);
+  }
 }
 
 bool claim(std::atomic<int> &slot, int from, int to) {

@@ -24,7 +24,11 @@
 namespace kiln {
 
 /// Installs kiln's handler for SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR2
-/// and SIGPIPE, once per process; later calls do nothing. It notes which of
+/// and SIGPIPE, and for the other signals whose default action ends the
+/// process without a fault (SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+/// SIGSTKFLT, SIGPWR: a `ulimit -f` or `-t` limit, a timer) where that
+/// default is still in place, once per process; later calls do nothing.
+/// SIGUSR1 is left to LLVM. It notes which of
 /// them the process ignores at that moment, has LLVM install its own
 /// handlers (those of sys::RemoveFileOnSignal, which LLVM puts over SIG_IGN
 /// too) first, then:
@@ -36,8 +40,8 @@ namespace kiln {
 ///     files), and the process ends by that signal (exit status 128 + its
 ///     number in a shell), or the handler that was there before LLVM's
 ///     gets it. SIGPIPE, which LLVM's handlers do not take, ends the
-///     process by the default action. The six signals are blocked while
-///     the handler runs.
+///     process by the default action. All of these signals are blocked
+///     while the handler runs.
 /// Call it before anything registers a file with LLVM: kiln's main does,
 /// first thing. Where LLVM's handlers were installed earlier, an ignored
 /// signal cannot be told apart and is treated as not ignored (as LLVM

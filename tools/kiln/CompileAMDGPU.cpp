@@ -104,6 +104,8 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
                 " for --target " + options.arch + ", found " +
                 llvm::Twine(kernels.size()));
   std::string kernelName = kernels[0].getName().str();
+  if (llvm::Error err = ArtifactWriter::checkKernelName(kernelName))
+    return fail(options.inputFile + ": " + llvm::toString(std::move(err)));
   // Only the selected kernel is compiled: the module's other public
   // kernels (which --kernel did not pick) must not be able to fail it.
   if (!options.kernel.empty())

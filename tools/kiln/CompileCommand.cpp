@@ -48,15 +48,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <functional>
 #include <future>
 #include <nlohmann/json.hpp>
+#include <random>
 
 namespace kiln::tool {
 namespace {
@@ -383,41 +386,137 @@ ArtifactWriter::kernelArtifactNames(const std::string &kernel) {
   return names;
 }
 
+llvm::Error ArtifactWriter::checkKernelName(const std::string &kernel) {
+  // The longest suffix kernelArtifactNames() puts after the name.
+  constexpr size_t kLongestSuffix = sizeof(".kgpu.mlir") - 1;
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError("kernel name '" + kernel +
+                                   "' cannot name its artifact files: " + why);
+  };
+  if (kernel.empty() || kernel == "." || kernel == "..")
+    return bad("it is not a file name");
+  if (kernel.find('/') != std::string::npos)
+    return bad("it contains '/'");
+  if (kernel.find('\0') != std::string::npos)
+    return bad("it contains a NUL byte");
+  if (kernel.size() + kLongestSuffix > NAME_MAX)
+    return bad("it is " + llvm::Twine(kernel.size()) + " bytes long, at most " +
+               llvm::Twine(NAME_MAX - kLongestSuffix) +
+               " fit (NAME_MAX less '.kgpu.mlir')");
+  return llvm::Error::success();
+}
+
 ArtifactWriter::~ArtifactWriter() {
-  if (staging_.empty())
-    return;
-  llvm::sys::fs::remove_directories(staging_, /*IgnoreErrors=*/true);
-  kiln::dontRemoveOnSignal(staging_);
+  if (stagingFd_ >= 0) {
+    for (const std::string &name : attempted_)
+      ::unlinkat(stagingFd_, name.c_str(), 0);
+    ::close(stagingFd_);
+    ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
+    kiln::dontRemoveOnSignal(stagingPath_);
+  }
+  if (dirFd_ >= 0)
+    ::close(dirFd_);
+}
+
+bool ArtifactWriter::error(const llvm::Twine &message) {
+  // Only the first: the compile fails on it, and a full disk or a
+  // directory that went away fails every later file the same way.
+  if (!failed_.exchange(true))
+    llvm::errs() << "kiln: error: " << message << "\n";
+  return false;
+}
+
+bool ArtifactWriter::openStaging() {
+  if (stagingFd_ >= 0)
+    return true;
+  if (stagingFailed_)
+    return false;
+  stagingFailed_ = true;
+  // The directory is opened once: the staging folder is made, filled and
+  // published through descriptors, so that a directory renamed (or a
+  // symlink to it retargeted) while the compile runs still gets its files
+  // in the folder that holds the staging folder, and the staging folder
+  // is removed from there on failure. A directory that can be written but
+  // not read (mode 0333) is opened as a path (O_PATH), locked through a
+  // lock file in it.
+  dirFd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd_ < 0 && errno == EACCES) {
+    dirFd_ = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    lockThroughFile_ = dirFd_ >= 0;
+  }
+  if (dirFd_ < 0)
+    return error("cannot open output directory " + dir_ + ": " +
+                 std::strerror(errno));
+  // Made and registered with the cleanup signals blocked: one in between
+  // would leave the folder for good.
+  kiln::CleanupSignalsBlocked blocked;
+  static constexpr char kLetters[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device entropy;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = ".kiln-staging-";
+    for (int i = 0; i < 6; ++i)
+      name += kLetters[entropy() % (sizeof(kLetters) - 1)];
+    if (::mkdirat(dirFd_, name.c_str(), 0700) != 0) {
+      if (errno == EEXIST)
+        continue;
+      return error("cannot create a staging folder in " + dir_ + ": " +
+                   std::strerror(errno));
+    }
+    stagingPath_ = dir_ + "/" + name;
+    kiln::removeOnSignal(stagingPath_, /*directory=*/true);
+    stagingName_ = name;
+    stagingFd_ =
+        ::openat(dirFd_, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (stagingFd_ < 0) {
+      int err = errno;
+      ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
+      kiln::dontRemoveOnSignal(stagingPath_);
+      return error("cannot open the staging folder " + stagingPath_ + ": " +
+                   std::strerror(err));
+    }
+    stagingFailed_ = false;
+    return true;
+  }
+  return error("cannot create a staging folder in " + dir_ +
+               ": 100 names taken");
 }
 
 bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
-  std::string staging;
+  int stagingFd;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (staging_.empty()) {
-      std::string folder = dir_ + "/.kiln-staging-XXXXXX";
-      // Made and registered with the cleanup signals blocked: one in
-      // between would leave the folder for good.
-      kiln::CleanupSignalsBlocked blocked;
-      if (!::mkdtemp(folder.data())) {
-        int err = errno;
-        llvm::errs() << "kiln: error: cannot create a staging folder in "
-                     << dir_ << ": " << std::strerror(err) << "\n";
-        failed_ = true;
-        return false;
-      }
-      kiln::removeOnSignal(folder, /*directory=*/true);
-      staging_ = folder;
+    if (!openStaging())
+      return false;
+    stagingFd = stagingFd_;
+    if (llvm::find(attempted_, name) == attempted_.end())
+      attempted_.push_back(name);
+  }
+  // Errors name the file the user will look for, DIR/NAME.
+  auto failed = [&](int err) {
+    return error("cannot write " + dir_ + "/" + name + ": " +
+                 std::strerror(err));
+  };
+  int fd = ::openat(stagingFd, name.c_str(),
+                    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return failed(errno);
+  const char *data = contents.data();
+  size_t left = contents.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, data, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      return failed(err);
     }
-    staging = staging_;
+    data += n;
+    left -= static_cast<size_t>(n);
   }
-  llvm::SmallString<256> path(staging);
-  llvm::sys::path::append(path, name);
-  if (llvm::Error err = kiln::nvptx::writeFileBytes(path, contents)) {
-    llvm::errs() << "kiln: error: " << llvm::toString(std::move(err)) << "\n";
-    failed_ = true;
-    return false;
-  }
+  if (::close(fd) != 0)
+    return failed(errno);
   std::lock_guard<std::mutex> lock(mutex_);
   if (llvm::find(staged_, name) == staged_.end())
     staged_.push_back(name);
@@ -427,7 +526,6 @@ bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
 }
 
 bool ArtifactWriter::publish() {
-  std::string staging;
   std::vector<std::string> names;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -435,24 +533,30 @@ bool ArtifactWriter::publish() {
     if (published_)
       return true;
     published_ = true;
-    staging = staging_;
+    if (stagingFd_ < 0)
+      return true;
     names = staged_;
   }
-  if (staging.empty())
-    return true;
-  auto error = [&](const llvm::Twine &what, int err) {
-    llvm::errs() << "kiln: error: " << what << ": " << std::strerror(err)
-                 << "\n";
-    return false;
-  };
-  int dirFd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd < 0)
-    return error("cannot open output directory " + dir_, errno);
-  auto closeDir = llvm::make_scope_exit([&] { ::close(dirFd); });
-  // Released when dirFd is closed.
-  while (::flock(dirFd, LOCK_EX) != 0)
+  // Released when closed. Kiln's publishes into this directory are
+  // serialized on it; readers do not take it.
+  int lockFd = dirFd_;
+  if (lockThroughFile_) {
+    lockFd = ::openat(dirFd_, ".kiln-lock",
+                      O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (lockFd < 0)
+      return error("cannot open the lock file " + dir_ + "/.kiln-lock: " +
+                   std::strerror(errno));
+  }
+  auto unlock = llvm::make_scope_exit([&] {
+    if (lockFd != dirFd_)
+      ::close(lockFd);
+    else
+      ::flock(lockFd, LOCK_UN);
+  });
+  while (::flock(lockFd, LOCK_EX) != 0)
     if (errno != EINTR)
-      return error("cannot lock output directory " + dir_, errno);
+      return error("cannot lock output directory " + dir_ + ": " +
+                   std::strerror(errno));
   // metadata.json first: from here until the last rename the directory
   // says it holds no complete set. Removing a file before the rename (rather
   // than renaming over it) also spares ext4's flush of a replaced file.
@@ -461,22 +565,27 @@ bool ArtifactWriter::publish() {
     return n == "metadata.json";
   });
   for (const std::string &name : stale)
-    if (::unlinkat(dirFd, name.c_str(), 0) != 0 && errno != ENOENT)
-      return error("cannot remove " + dir_ + "/" + name, errno);
+    if (::unlinkat(dirFd_, name.c_str(), 0) != 0 && errno != ENOENT)
+      return error("cannot remove " + dir_ + "/" + name + ": " +
+                   std::strerror(errno));
   std::stable_partition(names.begin(), names.end(), [](const std::string &n) {
     return n != "metadata.json";
   });
-  for (const std::string &name : names) {
-    std::string from = staging + "/" + name;
-    if (::renameat(AT_FDCWD, from.c_str(), dirFd, name.c_str()) != 0)
-      return error("cannot move " + name + " into " + dir_, errno);
-  }
-  // Empty now; the destructor removes it if a rename failed.
-  if (::rmdir(staging.c_str()) == 0) {
-    kiln::dontRemoveOnSignal(staging);
-    std::lock_guard<std::mutex> lock(mutex_);
-    staging_.clear();
-  }
+  for (const std::string &name : names)
+    if (::renameat(stagingFd_, name.c_str(), dirFd_, name.c_str()) != 0)
+      return error("cannot move " + name + " into " + dir_ + ": " +
+                   std::strerror(errno));
+  // Empty now but for a file whose write failed (on failure above, the
+  // destructor empties and removes it).
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const std::string &name : attempted_)
+    if (llvm::find(names, name) == names.end())
+      ::unlinkat(stagingFd_, name.c_str(), 0);
+  attempted_.clear();
+  ::close(stagingFd_);
+  stagingFd_ = -1;
+  ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
+  kiln::dontRemoveOnSignal(stagingPath_);
   return true;
 }
 
@@ -666,6 +775,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   }
   if (isTTIR)
     keyedSignature = ttSignature;
+  if (llvm::Error err = ArtifactWriter::checkKernelName(kernelName))
+    return fail(options.inputFile + ": " + llvm::toString(std::move(err)));
 
   std::string dir = options.outputDir;
   if (dir.empty()) {

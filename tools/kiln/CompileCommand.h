@@ -134,23 +134,32 @@ int runCompileAMDGPU(const CompileOptions &options,
 /// cubins) or an earlier compile's (a .kgpu.mlir left there was stored with
 /// a compile of LLVM-dialect input, which has no kgpu stage).
 ///
-/// write() puts each file in a hidden staging folder of the directory,
-/// `.kiln-staging-XXXXXX` (removed if a signal ends kiln: SignalCleanup);
-/// publish() moves them in. Publishing holds an exclusive flock(2) on the
-/// directory, so that publishes into one directory do not interleave, and
-/// first removes every file kiln writes for this kernel
-/// (kernelArtifactNames()), so that none is left from an earlier compile.
-/// metadata.json comes last: while a publish runs the directory has none.
-/// So after compiles of one kernel into one directory, by any number of kiln
-/// processes, it holds the whole set of exactly one of them (two compiles
-/// at once with 1, 2, 4 and 8 warps left one's .kgpu.mlir beside another's
-/// cubin in 5 of 9 rounds before). Other files in the directory (another
-/// kernel's, `stages/` of --stage-dump) are left alone.
-/// Thread-safe: the LLVM dialect is written on another thread.
+/// The first write() opens the directory and makes a hidden staging folder
+/// in it, `.kiln-staging-XXXXXX` (removed if a signal ends kiln:
+/// SignalCleanup; SIGKILL leaves it); every file goes there, and publish()
+/// moves them in, all through descriptors: a directory renamed during the
+/// compile still gets its files, and loses the staging folder on failure.
+/// Publishing holds an exclusive flock(2) on the directory (on
+/// `.kiln-lock` in it where the directory cannot be read, only written),
+/// so that publishes into one directory do not interleave, and first
+/// removes every file kiln writes for this kernel (kernelArtifactNames()),
+/// so that none is left from an earlier compile. metadata.json comes last:
+/// while a publish runs the directory has none. So after compiles of one
+/// kernel into one directory, by any number of kiln processes, it holds the
+/// whole set of exactly one of them (two compiles at once with 1, 2, 4 and
+/// 8 warps left one's .kgpu.mlir beside another's cubin in 5 of 9 rounds
+/// before). A reader that takes no lock can still read one compile's
+/// metadata.json and the next one's cubin; the runtime then refuses the
+/// binary (its SHA-256 differs from metadata.json's). Other files in the
+/// directory (another kernel's, `stages/` of --stage-dump) are left alone;
+/// metadata.json and timings.json are one per directory, so a directory
+/// holds one kernel's set.
+/// Thread-safe: the LLVM dialect and the PTX are written on other threads.
 class ArtifactWriter {
 public:
   /// `keep`: whether write() keeps a copy of what it wrote (a compile
-  /// through the cache). `dir` must exist before the first write().
+  /// through the cache). `dir` must exist before the first write();
+  /// `kernel` must pass checkKernelName().
   ArtifactWriter(std::string dir, std::string kernel, bool keep)
       : dir_(std::move(dir)), kernel_(std::move(kernel)), keep_(keep) {}
   /// Removes the staging folder if publish() did not run (or failed).
@@ -161,17 +170,17 @@ public:
   const std::string &dir() const { return dir_; }
   /// Writes `contents` as `name` in the staging folder (made on the first
   /// call); kept under `name` when it succeeded and keep is set. False
-  /// after printing the error ("kiln: error: cannot write PATH: why").
+  /// after printing the error ("kiln: error: cannot write DIR/NAME: why";
+  /// only the first error of a writer is printed).
   bool write(const std::string &name, llvm::StringRef contents);
   /// Moves what write() wrote into the directory as described above (once:
-  /// later calls do nothing and return true); does
-  /// nothing if nothing was written (a compile that failed before its first
-  /// artifact leaves the directory as it was). Called once the compile is
-  /// done, whether it succeeded or not: a failed compile's files (the
-  /// .kgpu.mlir, .llvm.mlir and .ptx of a kernel that ptxas rejected)
-  /// replace the earlier set too, so that no earlier cubin and metadata.json
-  /// sit beside them. False after printing the error; the directory then
-  /// has no metadata.json.
+  /// later calls do nothing and return true); does nothing if nothing was
+  /// written (a compile that failed before its first artifact leaves the
+  /// directory as it was). Called once the compile is done, whether it
+  /// succeeded or not: a failed compile's files (the .kgpu.mlir, .llvm.mlir
+  /// and .ptx of a kernel that ptxas rejected) replace the earlier set too,
+  /// so that no earlier cubin and metadata.json sit beside them. False
+  /// after printing the error; the directory then has no metadata.json.
   bool publish();
   /// What write() kept, by name (moved out).
   std::map<std::string, std::string> take();
@@ -185,16 +194,34 @@ public:
   /// either backend: `<kernel>.kgpu.mlir`, `.llvm.mlir`, `.ll`, `.ptx`,
   /// `.cubin`, `.hsaco`, metadata.json and timings.json.
   static std::vector<std::string> kernelArtifactNames(const std::string &kernel);
+  /// Whether `kernel` can name those files: not empty, `.` or `..`, no `/`
+  /// or NUL (a kernel named `../x` wrote and removed files beside the
+  /// directory), and short enough that `<kernel>.kgpu.mlir` fits NAME_MAX.
+  /// The error says which.
+  static llvm::Error checkKernelName(const std::string &kernel);
 
 private:
+  /// Opens the directory and makes the staging folder (once; under
+  /// mutex_). False after printing the error.
+  bool openStaging();
+  /// Prints `message` as kiln's error unless one was printed already, sets
+  /// failed(), returns false.
+  bool error(const llvm::Twine &message);
+
   std::string dir_;
   std::string kernel_;
   bool keep_;
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
   bool published_ = false;          // publish() ran
-  std::string staging_;             // empty until the first write()
-  std::vector<std::string> staged_; // names in the staging folder
+  bool stagingFailed_ = false;      // openStaging() failed: not tried again
+  bool lockThroughFile_ = false;    // dirFd_ is O_PATH: lock .kiln-lock
+  int dirFd_ = -1;
+  int stagingFd_ = -1;
+  std::string stagingName_;         // in dir_
+  std::string stagingPath_;         // registered with SignalCleanup
+  std::vector<std::string> attempted_; // names write() created in staging
+  std::vector<std::string> staged_;    // names written whole
   std::map<std::string, std::string> written_;
 };
 
