@@ -10,9 +10,12 @@
 
 #include "cache/FileUtil.h"
 #include "cache/Store.h"
+#include "cache/Temporary.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 namespace kiln::tool {
@@ -81,8 +84,12 @@ int runInspect(const std::string &target, const std::string &stage, CompileOptio
 
   const char *tmpBase = std::getenv("TMPDIR");
   std::string tmpl = std::string(tmpBase && *tmpBase ? tmpBase : "/tmp") + "/kiln-inspect-XXXXXX";
-  if (!::mkdtemp(tmpl.data()))
-    return fail("cannot create a temporary directory in " + tmpl);
+  // Made and announced with signals blocked (kiln's cleanup removes it if
+  // a signal ends kiln: helper-80's SIGTERM left it in 2 of 3 runs).
+  if (!kiln::cache::temporary::makeDirectory(tmpl))
+    return fail("cannot create a temporary directory in " + tmpl + ": " +
+                std::strerror(errno));
+  kiln::cache::temporary::DoneAtExit announced(tmpl);
   compile.inputFile = target;
   compile.outputDir = tmpl;
   compile.quiet = true;
