@@ -112,16 +112,15 @@ public:
   void runAfterPass(mlir::Pass *pass, mlir::Operation *) override {
     ++index;
     if (dumpAll) {
-      llvm::SmallString<256> path(artifacts.dir());
       llvm::StringRef passName = pass->getArgument().empty()
                                      ? pass->getName()
                                      : pass->getArgument();
       std::string file;
       llvm::raw_string_ostream(file)
           << llvm::format("%02d-", index) << passName << ".mlir";
-      llvm::sys::path::append(path, "stages", file);
-      if (!writeFile(path, printOp(root)))
-        artifacts.noteFailure();
+      // Through the writer: into the directory it opened, and only the
+      // first error printed (a full disk printed one per stage).
+      artifacts.writeStageDump(file, printOp(root));
     }
     if (!wroteLayouts && hasGpuLayouts(root)) {
       wroteLayouts = true;
@@ -390,7 +389,11 @@ llvm::Error ArtifactWriter::checkKernelName(const std::string &kernel) {
   // The longest suffix kernelArtifactNames() puts after the name.
   constexpr size_t kLongestSuffix = sizeof(".kgpu.mlir") - 1;
   auto bad = [&](const llvm::Twine &why) {
-    return llvm::createStringError("kernel name '" + kernel +
+    // Control bytes escaped: a NUL or a newline in the name reached stderr.
+    std::string shown;
+    llvm::raw_string_ostream os(shown);
+    llvm::printEscapedString(kernel, os);
+    return llvm::createStringError("kernel name '" + shown +
                                    "' cannot name its artifact files: " + why);
   };
   if (kernel.empty() || kernel == "." || kernel == "..")
@@ -414,6 +417,8 @@ ArtifactWriter::~ArtifactWriter() {
     ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
     kiln::dontRemoveOnSignal(stagingPath_);
   }
+  if (stagesFd_ >= 0)
+    ::close(stagesFd_);
   if (dirFd_ >= 0)
     ::close(dirFd_);
 }
@@ -426,19 +431,19 @@ bool ArtifactWriter::error(const llvm::Twine &message) {
   return false;
 }
 
-bool ArtifactWriter::openStaging() {
-  if (stagingFd_ >= 0)
+bool ArtifactWriter::openDir() {
+  if (dirFd_ >= 0)
     return true;
-  if (stagingFailed_)
+  if (dirFailed_)
     return false;
-  stagingFailed_ = true;
+  dirFailed_ = true;
   // The directory is opened once: the staging folder is made, filled and
-  // published through descriptors, so that a directory renamed (or a
-  // symlink to it retargeted) while the compile runs still gets its files
-  // in the folder that holds the staging folder, and the staging folder
-  // is removed from there on failure. A directory that can be written but
-  // not read (mode 0333) is opened as a path (O_PATH), locked through a
-  // lock file in it.
+  // published, and the stage dumps written, through descriptors, so that a
+  // directory renamed (or a symlink to it retargeted) while the compile
+  // runs still gets its files in the folder that holds the staging folder,
+  // and the staging folder is removed from there. A directory that can be
+  // written but not read (mode 0333) is opened as a path (O_PATH), locked
+  // through a lock file in it.
   dirFd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dirFd_ < 0 && errno == EACCES) {
     dirFd_ = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -447,6 +452,16 @@ bool ArtifactWriter::openStaging() {
   if (dirFd_ < 0)
     return error("cannot open output directory " + dir_ + ": " +
                  std::strerror(errno));
+  dirFailed_ = false;
+  return true;
+}
+
+bool ArtifactWriter::openStaging() {
+  if (stagingFd_ >= 0)
+    return true;
+  if (stagingFailed_ || !openDir())
+    return false;
+  stagingFailed_ = true;
   // Made and registered with the cleanup signals blocked: one in between
   // would leave the folder for good.
   kiln::CleanupSignalsBlocked blocked;
@@ -463,7 +478,13 @@ bool ArtifactWriter::openStaging() {
       return error("cannot create a staging folder in " + dir_ + ": " +
                    std::strerror(errno));
     }
-    stagingPath_ = dir_ + "/" + name;
+    // Registered through the directory's descriptor where /proc is there:
+    // a signal handler that finds the folder by its path missed it once
+    // the directory was renamed (helper-81). The descriptor stays open until
+    // the folder is gone and unregistered.
+    std::string viaFd = "/proc/self/fd/" + std::to_string(dirFd_);
+    stagingPath_ = (::access(viaFd.c_str(), F_OK) == 0 ? viaFd : dir_) + "/" +
+                   name;
     kiln::removeOnSignal(stagingPath_, /*directory=*/true);
     stagingName_ = name;
     stagingFd_ =
@@ -472,8 +493,8 @@ bool ArtifactWriter::openStaging() {
       int err = errno;
       ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
       kiln::dontRemoveOnSignal(stagingPath_);
-      return error("cannot open the staging folder " + stagingPath_ + ": " +
-                   std::strerror(err));
+      return error("cannot open the staging folder " + dir_ + "/" + name +
+                   ": " + std::strerror(err));
     }
     stagingFailed_ = false;
     return true;
@@ -482,22 +503,14 @@ bool ArtifactWriter::openStaging() {
                ": 100 names taken");
 }
 
-bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
-  int stagingFd;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!openStaging())
-      return false;
-    stagingFd = stagingFd_;
-    if (llvm::find(attempted_, name) == attempted_.end())
-      attempted_.push_back(name);
-  }
-  // Errors name the file the user will look for, DIR/NAME.
+bool ArtifactWriter::writeAt(int folderFd, const std::string &name,
+                             const std::string &shownPath,
+                             llvm::StringRef contents) {
+  // Errors name the file the user will look for.
   auto failed = [&](int err) {
-    return error("cannot write " + dir_ + "/" + name + ": " +
-                 std::strerror(err));
+    return error("cannot write " + shownPath + ": " + std::strerror(err));
   };
-  int fd = ::openat(stagingFd, name.c_str(),
+  int fd = ::openat(folderFd, name.c_str(),
                     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0)
     return failed(errno);
@@ -517,6 +530,40 @@ bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
   }
   if (::close(fd) != 0)
     return failed(errno);
+  return true;
+}
+
+bool ArtifactWriter::writeStageDump(const std::string &file,
+                                    llvm::StringRef contents) {
+  int stagesFd;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stagesFd_ < 0) {
+      if (!openDir())
+        return false;
+      stagesFd_ =
+          ::openat(dirFd_, "stages", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (stagesFd_ < 0)
+        return error("cannot open " + dir_ + "/stages: " +
+                     std::strerror(errno));
+    }
+    stagesFd = stagesFd_;
+  }
+  return writeAt(stagesFd, file, dir_ + "/stages/" + file, contents);
+}
+
+bool ArtifactWriter::write(const std::string &name, llvm::StringRef contents) {
+  int stagingFd;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!openStaging())
+      return false;
+    stagingFd = stagingFd_;
+    if (llvm::find(attempted_, name) == attempted_.end())
+      attempted_.push_back(name);
+  }
+  if (!writeAt(stagingFd, name, dir_ + "/" + name, contents))
+    return false;
   std::lock_guard<std::mutex> lock(mutex_);
   if (llvm::find(staged_, name) == staged_.end())
     staged_.push_back(name);
@@ -533,7 +580,11 @@ bool ArtifactWriter::publish() {
     if (published_)
       return true;
     published_ = true;
-    if (stagingFd_ < 0)
+    // Nothing written whole (the first write failed): the directory stays
+    // as it was, as for a compile that failed before its first artifact
+    // (helper-81: a full disk emptied it), and as a hit that cannot write
+    // leaves it. The destructor removes the staging folder.
+    if (stagingFd_ < 0 || staged_.empty())
       return true;
     names = staged_;
   }
@@ -541,11 +592,20 @@ bool ArtifactWriter::publish() {
   // serialized on it; readers do not take it.
   int lockFd = dirFd_;
   if (lockThroughFile_) {
+    // Not blocking on a FIFO of that name (helper-81: kiln waited for a
+    // reader for good); only a regular file is taken.
     lockFd = ::openat(dirFd_, ".kiln-lock",
-                      O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+                      O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+                      0666);
     if (lockFd < 0)
       return error("cannot open the lock file " + dir_ + "/.kiln-lock: " +
                    std::strerror(errno));
+    struct stat info;
+    if (::fstat(lockFd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      ::close(lockFd);
+      return error("the lock file " + dir_ +
+                   "/.kiln-lock is not a regular file");
+    }
   }
   auto unlock = llvm::make_scope_exit([&] {
     if (lockFd != dirFd_)

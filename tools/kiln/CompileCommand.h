@@ -174,14 +174,18 @@ public:
   /// only the first error of a writer is printed).
   bool write(const std::string &name, llvm::StringRef contents);
   /// Moves what write() wrote into the directory as described above (once:
-  /// later calls do nothing and return true); does nothing if nothing was
-  /// written (a compile that failed before its first artifact leaves the
-  /// directory as it was). Called once the compile is done, whether it
+  /// later calls do nothing and return true); does nothing if no file was
+  /// written whole (a compile that failed before its first artifact, or
+  /// whose first write failed, leaves the directory as it was). Called once the compile is done, whether it
   /// succeeded or not: a failed compile's files (the .kgpu.mlir, .llvm.mlir
   /// and .ptx of a kernel that ptxas rejected) replace the earlier set too,
   /// so that no earlier cubin and metadata.json sit beside them. False
   /// after printing the error; the directory then has no metadata.json.
   bool publish();
+  /// Writes `contents` as DIR/stages/`file` (--stage-dump: not staged, not
+  /// part of the set) through the directory's descriptor; `stages/` must
+  /// exist. False after printing the error (the first of the writer's).
+  bool writeStageDump(const std::string &file, llvm::StringRef contents);
   /// What write() kept, by name (moved out).
   std::map<std::string, std::string> take();
   /// Whether a write failed (or noteFailure() was called): the compile
@@ -201,9 +205,18 @@ public:
   static llvm::Error checkKernelName(const std::string &kernel);
 
 private:
-  /// Opens the directory and makes the staging folder (once; under
-  /// mutex_). False after printing the error.
+  /// Opens the directory (once; under mutex_). False after printing the
+  /// error.
+  bool openDir();
+  /// openDir(), then makes the staging folder (once; under mutex_),
+  /// registered with SignalCleanup through /proc/self/fd/<dir descriptor>
+  /// (so that a signal after the directory was renamed still finds it).
+  /// False after printing the error.
   bool openStaging();
+  /// Writes `contents` as `name` in the folder `folderFd`; errors name
+  /// `shownPath`.
+  bool writeAt(int folderFd, const std::string &name,
+               const std::string &shownPath, llvm::StringRef contents);
   /// Prints `message` as kiln's error unless one was printed already, sets
   /// failed(), returns false.
   bool error(const llvm::Twine &message);
@@ -214,7 +227,9 @@ private:
   std::atomic<bool> failed_{false};
   std::mutex mutex_;
   bool published_ = false;          // publish() ran
+  bool dirFailed_ = false;          // openDir() failed: not tried again
   bool stagingFailed_ = false;      // openStaging() failed: not tried again
+  int stagesFd_ = -1;               // DIR/stages, for writeStageDump()
   bool lockThroughFile_ = false;    // dirFd_ is O_PATH: lock .kiln-lock
   int dirFd_ = -1;
   int stagingFd_ = -1;

@@ -6,7 +6,8 @@ num_warps (a --no-cache compile of that job) and every artifact kiln writes
 for KERNEL must be in DIR exactly when it is in the reference, byte for
 byte equal to it (metadata.json with the reference's job_key: the
 --no-cache compile's job is the same job). Also reports anything else
-kiln left in DIR (a staging folder). Prints "consistent" or one line per
+kiln left in DIR (a staging folder; .kiln-lock, the lock file of a
+directory kiln can write but not read, is kiln's by design). Prints "consistent" or one line per
 problem.
 """
 import json, os, sys
@@ -28,7 +29,7 @@ for name in names:
         problems.append("%s %s" % (name, "is there" if have else "is missing"))
     elif have and open(os.path.join(out, name), "rb").read() != open(os.path.join(ref, name), "rb").read():
         problems.append("%s is not num_warps=%d's" % (name, warps))
-extra = sorted(set(os.listdir(out)) - set(names) - {"timings.json", "stages"})
+extra = sorted(set(os.listdir(out)) - set(names) - {"timings.json", "stages", ".kiln-lock"})
 if extra:
     problems.append("left: " + " ".join(extra))
 print("\n".join(problems) if problems else "consistent")
