@@ -580,43 +580,68 @@ bool ArtifactWriter::publish() {
     if (published_)
       return true;
     published_ = true;
-    // Nothing written whole (the first write failed): the directory stays
-    // as it was, as for a compile that failed before its first artifact
-    // (helper-81: a full disk emptied it), and as a hit that cannot write
-    // leaves it. The destructor removes the staging folder.
-    if (stagingFd_ < 0 || staged_.empty())
+    // A write that failed (a full disk, a file size limit, too few
+    // descriptors; --stage-dump's too) is not the kernel's failure: the
+    // directory stays as it was, as for a compile that failed before its
+    // first artifact and for a hit that cannot write (helper-81 and
+    // helper-82: a full disk left only the .kgpu.mlir of the new compile).
+    // Nothing written whole: the same. The destructor removes the staging
+    // folder.
+    if (stagingFd_ < 0 || staged_.empty() || failed_)
       return true;
     names = staged_;
   }
-  // Released when closed. Kiln's publishes into this directory are
-  // serialized on it; readers do not take it.
-  int lockFd = dirFd_;
-  if (lockThroughFile_) {
-    // Not blocking on a FIFO of that name (helper-81: kiln waited for a
-    // reader for good); only a regular file is taken.
-    lockFd = ::openat(dirFd_, ".kiln-lock",
-                      O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+  // Kiln's publishes into this directory are serialized on its flock and,
+  // where `.kiln-lock` is there, on that file's too: a kiln that cannot read
+  // the directory (mode 0333, not root) locks only the file, which it
+  // makes, and root, which can, took only the directory's (helper-82: their
+  // sets mixed). The file is opened read-only (flock needs no more), so a
+  // user other than its maker can lock it; a FIFO of that name is refused,
+  // not waited on. Readers take neither. Released when closed or unlocked.
+  auto openLockFile = [&](bool create) -> int {
+    int fd = ::openat(dirFd_, ".kiln-lock",
+                      O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+                          (create ? O_CREAT : 0),
                       0666);
-    if (lockFd < 0)
-      return error("cannot open the lock file " + dir_ + "/.kiln-lock: " +
-                   std::strerror(errno));
+    if (fd < 0)
+      return fd;
     struct stat info;
-    if (::fstat(lockFd, &info) != 0 || !S_ISREG(info.st_mode)) {
-      ::close(lockFd);
-      return error("the lock file " + dir_ +
-                   "/.kiln-lock is not a regular file");
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      ::close(fd);
+      errno = EINVAL;
+      return -2;
     }
-  }
+    return fd;
+  };
+  int lockFileFd = openLockFile(/*create=*/lockThroughFile_);
+  if (lockFileFd == -2)
+    return error("the lock file " + dir_ + "/.kiln-lock is not a regular file");
+  if (lockFileFd < 0 && (lockThroughFile_ || errno != ENOENT))
+    return error("cannot open the lock file " + dir_ + "/.kiln-lock: " +
+                 std::strerror(errno));
   auto unlock = llvm::make_scope_exit([&] {
-    if (lockFd != dirFd_)
-      ::close(lockFd);
-    else
-      ::flock(lockFd, LOCK_UN);
+    if (lockFileFd >= 0)
+      ::close(lockFileFd);
+    if (!lockThroughFile_)
+      ::flock(dirFd_, LOCK_UN);
   });
-  while (::flock(lockFd, LOCK_EX) != 0)
-    if (errno != EINTR)
-      return error("cannot lock output directory " + dir_ + ": " +
-                   std::strerror(errno));
+  auto lockFd = [&](int fd) {
+    while (::flock(fd, LOCK_EX) != 0)
+      if (errno != EINTR)
+        return false;
+    return true;
+  };
+  if (!lockThroughFile_ && !lockFd(dirFd_))
+    return error("cannot lock output directory " + dir_ + ": " +
+                 std::strerror(errno));
+  if (lockFileFd >= 0 && !lockFd(lockFileFd))
+    return error("cannot lock " + dir_ + "/.kiln-lock: " +
+                 std::strerror(errno));
+  // From the first removal to the last rename the cleanup signals wait
+  // (they are taken once the set is whole): one in between left neither
+  // the earlier set nor the new one (helper-82). Not while waiting for the
+  // lock above, which a signal must still be able to end.
+  kiln::CleanupSignalsBlocked whole;
   // metadata.json first: from here until the last rename the directory
   // says it holds no complete set. Removing a file before the rename (rather
   // than renaming over it) also spares ext4's flush of a replaced file.

@@ -139,12 +139,15 @@ int runCompileAMDGPU(const CompileOptions &options,
 /// SignalCleanup; SIGKILL leaves it); every file goes there, and publish()
 /// moves them in, all through descriptors: a directory renamed during the
 /// compile still gets its files, and loses the staging folder on failure.
-/// Publishing holds an exclusive flock(2) on the directory (on
-/// `.kiln-lock` in it where the directory cannot be read, only written),
-/// so that publishes into one directory do not interleave, and first
-/// removes every file kiln writes for this kernel (kernelArtifactNames()),
-/// so that none is left from an earlier compile. metadata.json comes last:
-/// while a publish runs the directory has none. So after compiles of one
+/// Publishing holds an exclusive flock(2) on the directory and, where the
+/// file is there, on `.kiln-lock` in it (made and locked alone by a kiln
+/// that can write the directory but not read it), so that publishes into
+/// one directory do not interleave, and first removes every file kiln
+/// writes for this kernel (kernelArtifactNames()), so that none is left
+/// from an earlier compile. metadata.json comes last: while a publish runs
+/// the directory has none. From the first removal to the last rename the
+/// cleanup signals are blocked, so a signal then ends kiln after the set
+/// is whole. So after compiles of one
 /// kernel into one directory, by any number of kiln processes, it holds the
 /// whole set of exactly one of them (two compiles at once with 1, 2, 4 and
 /// 8 warps left one's .kgpu.mlir beside another's cubin in 5 of 9 rounds
@@ -175,8 +178,8 @@ public:
   bool write(const std::string &name, llvm::StringRef contents);
   /// Moves what write() wrote into the directory as described above (once:
   /// later calls do nothing and return true); does nothing if no file was
-  /// written whole (a compile that failed before its first artifact, or
-  /// whose first write failed, leaves the directory as it was). Called once the compile is done, whether it
+  /// written whole or any write failed (a compile that failed before its
+  /// first artifact, or on a full disk, leaves the directory as it was). Called once the compile is done, whether it
   /// succeeded or not: a failed compile's files (the .kgpu.mlir, .llvm.mlir
   /// and .ptx of a kernel that ptxas rejected) replace the earlier set too,
   /// so that no earlier cubin and metadata.json sit beside them. False
