@@ -613,10 +613,29 @@ bool ArtifactWriter::publish() {
     }
     return fd;
   };
-  int lockFileFd = openLockFile(/*create=*/lockThroughFile_);
+  // The file is made by whoever publishes into a directory that some user
+  // can write but not read (mode 0333): root, which can read it, made none
+  // in a fresh one, and a non-root kiln then locked only the file it made
+  // (helper-83: their sets mixed). Made 0644 whatever the umask, so that
+  // others can open it read-only.
+  bool writeOnlyForSomeone = lockThroughFile_;
+  struct stat dirInfo;
+  if (::fstat(dirFd_, &dirInfo) == 0)
+    for (mode_t shift : {6, 3, 0}) {
+      mode_t bits = (dirInfo.st_mode >> shift) & 7;
+      if ((bits & 2) && (bits & 1) && !(bits & 4))
+        writeOnlyForSomeone = true;
+    }
+  int lockFileFd = openLockFile(/*create=*/writeOnlyForSomeone);
+  if (lockFileFd >= 0)
+    ::fchmod(lockFileFd, 0644); // fails harmlessly where it is another's
   if (lockFileFd == -2)
     return error("the lock file " + dir_ + "/.kiln-lock is not a regular file");
-  if (lockFileFd < 0 && (lockThroughFile_ || errno != ENOENT))
+  // One this kiln cannot open (another user's 0600) is not needed where it
+  // can lock the directory itself: every kiln that can read the directory
+  // takes that flock.
+  if (lockFileFd < 0 &&
+      (lockThroughFile_ || (errno != ENOENT && errno != EACCES)))
     return error("cannot open the lock file " + dir_ + "/.kiln-lock: " +
                  std::strerror(errno));
   auto unlock = llvm::make_scope_exit([&] {

@@ -139,9 +139,10 @@ int runCompileAMDGPU(const CompileOptions &options,
 /// SignalCleanup; SIGKILL leaves it); every file goes there, and publish()
 /// moves them in, all through descriptors: a directory renamed during the
 /// compile still gets its files, and loses the staging folder on failure.
-/// Publishing holds an exclusive flock(2) on the directory and, where the
-/// file is there, on `.kiln-lock` in it (made and locked alone by a kiln
-/// that can write the directory but not read it), so that publishes into
+/// Publishing holds an exclusive flock(2) on the directory (where it can
+/// read it) and on `.kiln-lock` in it (made, mode 0644, in a directory
+/// that some user can write but not read, such as 0333; the only lock of
+/// a kiln that cannot read the directory), so that publishes into
 /// one directory do not interleave, and first removes every file kiln
 /// writes for this kernel (kernelArtifactNames()), so that none is left
 /// from an earlier compile. metadata.json comes last: while a publish runs
@@ -154,7 +155,8 @@ int runCompileAMDGPU(const CompileOptions &options,
 /// before). A reader that takes no lock can still read one compile's
 /// metadata.json and the next one's cubin; the runtime then refuses the
 /// binary (its SHA-256 differs from metadata.json's). Other files in the
-/// directory (another kernel's, `stages/` of --stage-dump) are left alone;
+/// directory (another kernel's, `stages/` of --stage-dump, which is written
+/// in place even when a write fails) are left alone;
 /// metadata.json and timings.json are one per directory, so a directory
 /// holds one kernel's set.
 /// Thread-safe: the LLVM dialect and the PTX are written on other threads.
