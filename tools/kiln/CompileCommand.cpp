@@ -713,18 +713,6 @@ llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
   return key;
 }
 
-bool writeFile(const llvm::Twine &path, llvm::StringRef contents) {
-  // A file there from an earlier compile is removed, not truncated: ext4
-  // (auto_da_alloc) writes a truncated-and-rewritten file back to disk when
-  // it is closed, a synchronous flush per artifact.
-  llvm::sys::fs::remove(path);
-  if (llvm::Error err = kiln::nvptx::writeFileBytes(path.str(), contents)) {
-    llvm::errs() << "kiln: error: " << llvm::toString(std::move(err)) << "\n";
-    return false;
-  }
-  return true;
-}
-
 llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump) {
   llvm::SmallString<256> path(dir);
   if (stageDump)

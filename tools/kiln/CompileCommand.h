@@ -261,10 +261,6 @@ llvm::Expected<std::string> keyCompileJob(const kiln::cache::CompileJob &job,
                                           const std::string &dir,
                                           CompileOutcome *outcome);
 
-/// Writes an artifact file (an earlier one at `path` is removed first, not
-/// truncated); false after printing "kiln: error: cannot write PATH: why".
-bool writeFile(const llvm::Twine &path, llvm::StringRef contents);
-
 /// Creates the artifact directory `dir` and, with `stageDump`, its
 /// `stages/` subdirectory.
 llvm::Error createArtifactDirs(llvm::StringRef dir, bool stageDump);
