@@ -18,6 +18,7 @@ def configure(config, name, suffixes=(".mlir",), external=False):
             config.environment[var] = os.environ[var]
     for var, sub in (("KILN_SAMPLE_PLUGIN", "%kiln_sample_plugin"),
                      ("KILN_CRASHING_PLUGIN", "%kiln_crashing_plugin"),
-                     ("KILN_SLOW_MKSTEMP", "%kiln_slow_mkstemp")):
+                     ("KILN_SLOW_MKSTEMP", "%kiln_slow_mkstemp"),
+                     ("KILN_NO_THREADS", "%kiln_no_threads")):
         if var in os.environ:
             config.substitutions.append((sub, os.environ[var]))

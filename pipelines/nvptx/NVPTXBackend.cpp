@@ -9,6 +9,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "pipelines/common/Error.h"
+#include "pipelines/common/SideThread.h"
 #include "pipelines/common/StageTimer.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -169,8 +170,7 @@ compileToCubin(mlir::ModuleOp module, const NVPTXBackendOptions &options,
     llvm::WriteBitcodeToFile(**llvmModule, bos,
                              /*ShouldPreserveUseListOrder=*/true);
   }
-  std::future<llvm::Expected<std::string>> llvmIRText = std::async(
-      std::launch::async,
+  std::future<llvm::Expected<std::string>> llvmIRText = runOnSideThread(
       [bitcode = std::move(bitcode),
        id = (*llvmModule)->getModuleIdentifier()]()
           -> llvm::Expected<std::string> {

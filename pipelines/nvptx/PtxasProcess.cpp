@@ -43,6 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -364,13 +365,19 @@ Error PtxasProcess::spawn() {
 PtxasProcess::~PtxasProcess() {
   if (detached && pid > 0) {
     // ptxas reported every entry and only exits now: collect it without
-    // waiting here (a process that ends first leaves it to init).
-    std::thread([child = pid] {
+    // waiting here (a process that ends first leaves it to init). Where no
+    // thread can be started, it is collected here: it is only exiting.
+    auto collect = [child = pid] {
       int status = 0;
       while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
       }
       dontKillOnSignal(child);
-    }).detach();
+    };
+    try {
+      std::thread(collect).detach();
+    } catch (const std::system_error &) {
+      collect();
+    }
   } else if (!reaped && pid > 0) {
     // The whole process group: a ptxas that a wrapper script started as
     // its own child (not through exec) dies with the wrapper. Killing the

@@ -9,6 +9,7 @@
 #include "tools/kiln/CompileCommand.h"
 
 #include "dialects/tt/IR/TTDialect.h"
+#include "pipelines/common/SideThread.h"
 #include "pipelines/common/SignalCleanup.h"
 #include "pipelines/common/StageTimer.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
@@ -771,9 +772,9 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   // needed only for the job key: find it on another thread while this one
   // creates the context and parses.
   std::future<llvm::Expected<kiln::cache::JobToolchain>> toolchainFuture =
-      std::async(std::launch::async, [ptxasPath = *ptxas,
-                                      libdevicePath = options.libdevicePath,
-                                      cacheDir = options.cacheDir] {
+      kiln::runOnSideThread([ptxasPath = *ptxas,
+                             libdevicePath = options.libdevicePath,
+                             cacheDir = options.cacheDir] {
         return toolchainIdentity(ptxasPath, libdevicePath, /*nvptx=*/true,
                                  toolMemoRoot(cacheDir));
       });
@@ -953,8 +954,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     std::unique_ptr<llvm::TargetMachine> machine;
     std::unique_ptr<kiln::nvptx::NVPTXCodegenPipeline> codegen;
   };
-  std::future<llvm::Expected<LLVMTarget>> targetMachine = std::async(
-      std::launch::async,
+  std::future<llvm::Expected<LLVMTarget>> targetMachine = kiln::runOnSideThread(
       [arch = backendOptions.arch, ptxVersion = backendOptions.ptxVersion,
        optLevel = backendOptions.optLevel,
        fpFusion = backendOptions.fpFusion]() -> llvm::Expected<LLVMTarget> {
@@ -1071,14 +1071,13 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return artifacts.write(kernelName + ".llvm.mlir", printOp(*module));
   };
   backendOptions.afterTranslate = [&] {
-    llvmDialectWritten = std::async(std::launch::async, writeLLVMDialect);
+    llvmDialectWritten = kiln::runOnSideThread(writeLLVMDialect);
   };
   // The PTX is written while ptxas assembles it, and is there when ptxas
   // rejects it (the error names <kernel>.ptx).
   std::future<bool> ptxWritten;
   backendOptions.afterCodegen = [&](llvm::StringRef ptx) {
-    ptxWritten = std::async(
-        std::launch::async,
+    ptxWritten = kiln::runOnSideThread(
         [&artifacts, name = kernelName + ".ptx", text = ptx.str()] {
           return artifacts.write(name, text);
         });
