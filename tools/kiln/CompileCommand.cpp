@@ -53,6 +53,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -497,6 +499,11 @@ bool ArtifactWriter::openStaging() {
       return error("cannot open the staging folder " + dir_ + "/" + name +
                    ": " + std::strerror(err));
     }
+    // Held until the folder is gone (the descriptor is close-on-exec, so
+    // ptxas does not keep it): a folder whose flock can be taken belongs to
+    // no running kiln (removeAbandonedStaging()). A filesystem without
+    // flock leaves it unlocked; such folders are not removed there either.
+    ::flock(stagingFd_, LOCK_EX | LOCK_NB);
     stagingFailed_ = false;
     return true;
   }
@@ -691,7 +698,66 @@ bool ArtifactWriter::publish() {
   stagingFd_ = -1;
   ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
   kiln::dontRemoveOnSignal(stagingPath_);
+  removeAbandonedStaging();
   return true;
+}
+
+void ArtifactWriter::removeAbandonedStaging() {
+  // Listing needs a readable directory (not one opened as a path).
+  if (lockThroughFile_)
+    return;
+  int listFd = ::openat(dirFd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listFd < 0)
+    return;
+  DIR *listing = ::fdopendir(listFd);
+  if (!listing) {
+    ::close(listFd);
+    return;
+  }
+  std::vector<std::string> candidates;
+  while (const dirent *entry = ::readdir(listing)) {
+    llvm::StringRef name(entry->d_name);
+    if (name.starts_with(".kiln-staging-") && name != stagingName_)
+      candidates.push_back(name.str());
+  }
+  ::closedir(listing);
+  time_t now = ::time(nullptr);
+  for (const std::string &name : candidates) {
+    // Only this user's folders, left unmodified a while: a folder is made
+    // and locked within microseconds, so an unlocked one this old is not
+    // one being made.
+    struct stat info;
+    if (::fstatat(dirFd_, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISDIR(info.st_mode) || info.st_uid != ::geteuid() ||
+        now - info.st_mtime < kAbandonedStagingAgeSeconds)
+      continue;
+    int folderFd = ::openat(dirFd_, name.c_str(),
+                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (folderFd < 0)
+      continue;
+    // Held by a running kiln (EWOULDBLOCK) or not lockable here: kept.
+    if (::flock(folderFd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(folderFd);
+      continue;
+    }
+    std::vector<std::string> files;
+    int innerFd = ::dup(folderFd);
+    if (DIR *inner = innerFd >= 0 ? ::fdopendir(innerFd) : nullptr) {
+      while (const dirent *entry = ::readdir(inner))
+        if (std::strcmp(entry->d_name, ".") != 0 &&
+            std::strcmp(entry->d_name, "..") != 0)
+          files.push_back(entry->d_name);
+      ::closedir(inner);
+    } else if (innerFd >= 0) {
+      ::close(innerFd);
+    }
+    // Files only (kiln writes nothing else there); a folder with anything
+    // else in it stays.
+    for (const std::string &file : files)
+      ::unlinkat(folderFd, file.c_str(), 0);
+    ::close(folderFd);
+    ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
+  }
 }
 
 std::map<std::string, std::string> ArtifactWriter::take() {

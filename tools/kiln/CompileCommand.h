@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <memory>
@@ -136,9 +137,12 @@ int runCompileAMDGPU(const CompileOptions &options,
 ///
 /// The first write() opens the directory and makes a hidden staging folder
 /// in it, `.kiln-staging-XXXXXX` (removed if a signal ends kiln:
-/// SignalCleanup; SIGKILL leaves it); every file goes there, and publish()
-/// moves them in, all through descriptors: a directory renamed during the
-/// compile still gets its files, and loses the staging folder on failure.
+/// SignalCleanup); every file goes there, and publish() moves them in, all
+/// through descriptors: a directory renamed during the compile still gets
+/// its files, and loses the staging folder on failure. The folder is
+/// flock(2)ed while it exists. A kiln ended by SIGKILL (the OOM killer, a
+/// CI timeout) or a crash leaves its folder; the next publish into the
+/// directory removes it (removeAbandonedStaging()).
 /// Publishing holds an exclusive flock(2) on the directory (where it can
 /// read it) and on `.kiln-lock` in it (made, mode 0644, in a directory
 /// that some user can write but not read, such as 0333; the only lock of
@@ -218,6 +222,15 @@ private:
   /// (so that a signal after the directory was renamed still finds it).
   /// False after printing the error.
   bool openStaging();
+  /// Removes the staging folders of kilns that ended without removing
+  /// theirs: `.kiln-staging-*` folders of this user's in the directory
+  /// whose flock can be taken (no running kiln holds it) and that have not
+  /// been modified for kAbandonedStagingAgeSeconds (one being made is
+  /// locked right after mkdir), with the files in them. Called by publish()
+  /// under its locks; does nothing in a directory it cannot list, and
+  /// leaves a folder it cannot empty.
+  void removeAbandonedStaging();
+  static constexpr time_t kAbandonedStagingAgeSeconds = 10;
   /// Writes `contents` as `name` in the folder `folderFd`; errors name
   /// `shownPath`.
   bool writeAt(int folderFd, const std::string &name,
