@@ -58,6 +58,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <functional>
 #include <future>
@@ -412,6 +413,21 @@ llvm::Error ArtifactWriter::checkKernelName(const std::string &kernel) {
   return llvm::Error::success();
 }
 
+namespace {
+/// A staging folder's name: the prefix and six of these letters.
+constexpr char kStagingPrefix[] = ".kiln-staging-";
+constexpr char kStagingLetters[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+bool isStagingName(llvm::StringRef name) {
+  if (!name.consume_front(kStagingPrefix) || name.size() != 6)
+    return false;
+  return llvm::all_of(name, [](char c) {
+    return std::strchr(kStagingLetters, c) != nullptr && c != '\0';
+  });
+}
+} // namespace
+
 ArtifactWriter::~ArtifactWriter() {
   if (stagingFd_ >= 0) {
     for (const std::string &name : attempted_)
@@ -465,16 +481,28 @@ bool ArtifactWriter::openStaging() {
   if (stagingFailed_ || !openDir())
     return false;
   stagingFailed_ = true;
+  // Made and locked under a shared flock on the directory (where it can be
+  // read), and a publish's removeAbandonedStaging() runs under an exclusive
+  // one: it never sees a folder between its mkdir and its lock (helper-84
+  // removed a live kiln's folder there, stalled 15 s by strace). Taken
+  // before the signals are blocked, so that a signal ends the wait.
+  bool sharedLock = false;
+  if (!lockThroughFile_) {
+    while (!(sharedLock = ::flock(dirFd_, LOCK_SH) == 0) && errno == EINTR) {
+    }
+  }
+  auto unlockShared = llvm::make_scope_exit([&] {
+    if (sharedLock)
+      ::flock(dirFd_, LOCK_UN);
+  });
   // Made and registered with the cleanup signals blocked: one in between
   // would leave the folder for good.
   kiln::CleanupSignalsBlocked blocked;
-  static constexpr char kLetters[] =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::random_device entropy;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = ".kiln-staging-";
+    std::string name = kStagingPrefix;
     for (int i = 0; i < 6; ++i)
-      name += kLetters[entropy() % (sizeof(kLetters) - 1)];
+      name += kStagingLetters[entropy() % (sizeof(kStagingLetters) - 1)];
     if (::mkdirat(dirFd_, name.c_str(), 0700) != 0) {
       if (errno == EEXIST)
         continue;
@@ -668,43 +696,51 @@ bool ArtifactWriter::publish() {
   // (they are taken once the set is whole): one in between left neither
   // the earlier set nor the new one (helper-82). Not while waiting for the
   // lock above, which a signal must still be able to end.
-  kiln::CleanupSignalsBlocked whole;
-  // metadata.json first: from here until the last rename the directory
-  // says it holds no complete set. Removing a file before the rename (rather
-  // than renaming over it) also spares ext4's flush of a replaced file.
-  std::vector<std::string> stale = kernelArtifactNames(kernel_);
-  std::stable_partition(stale.begin(), stale.end(), [](const std::string &n) {
-    return n == "metadata.json";
-  });
-  for (const std::string &name : stale)
-    if (::unlinkat(dirFd_, name.c_str(), 0) != 0 && errno != ENOENT)
-      return error("cannot remove " + dir_ + "/" + name + ": " +
-                   std::strerror(errno));
-  std::stable_partition(names.begin(), names.end(), [](const std::string &n) {
-    return n != "metadata.json";
-  });
-  for (const std::string &name : names)
-    if (::renameat(stagingFd_, name.c_str(), dirFd_, name.c_str()) != 0)
-      return error("cannot move " + name + " into " + dir_ + ": " +
-                   std::strerror(errno));
-  // Empty now but for a file whose write failed (on failure above, the
-  // destructor empties and removes it).
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (const std::string &name : attempted_)
-    if (llvm::find(names, name) == names.end())
-      ::unlinkat(stagingFd_, name.c_str(), 0);
-  attempted_.clear();
-  ::close(stagingFd_);
-  stagingFd_ = -1;
-  ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
-  kiln::dontRemoveOnSignal(stagingPath_);
+  {
+    kiln::CleanupSignalsBlocked whole;
+    // metadata.json first: from here until the last rename the directory
+    // says it holds no complete set. Removing a file before the rename (rather
+    // than renaming over it) also spares ext4's flush of a replaced file.
+    std::vector<std::string> stale = kernelArtifactNames(kernel_);
+    std::stable_partition(stale.begin(), stale.end(), [](const std::string &n) {
+      return n == "metadata.json";
+    });
+    for (const std::string &name : stale)
+      if (::unlinkat(dirFd_, name.c_str(), 0) != 0 && errno != ENOENT)
+        return error("cannot remove " + dir_ + "/" + name + ": " +
+                     std::strerror(errno));
+    std::stable_partition(names.begin(), names.end(), [](const std::string &n) {
+      return n != "metadata.json";
+    });
+    for (const std::string &name : names)
+      if (::renameat(stagingFd_, name.c_str(), dirFd_, name.c_str()) != 0)
+        return error("cannot move " + name + " into " + dir_ + ": " +
+                     std::strerror(errno));
+    // Empty now but for a file whose write failed (on failure above, the
+    // destructor empties and removes it).
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const std::string &name : attempted_)
+      if (llvm::find(names, name) == names.end())
+        ::unlinkat(stagingFd_, name.c_str(), 0);
+    attempted_.clear();
+    ::close(stagingFd_);
+    stagingFd_ = -1;
+    ::unlinkat(dirFd_, stagingName_.c_str(), AT_REMOVEDIR);
+    kiln::dontRemoveOnSignal(stagingPath_);
+  }
+  // Still under the publish's locks; the signals are taken again (a
+  // directory of many entries takes a while to list).
   removeAbandonedStaging();
   return true;
 }
 
 void ArtifactWriter::removeAbandonedStaging() {
-  // Listing needs a readable directory (not one opened as a path).
+  // Listing needs a readable directory (not one opened as a path), whose
+  // exclusive flock publish() holds.
   if (lockThroughFile_)
+    return;
+  struct stat dirInfo;
+  if (::fstat(dirFd_, &dirInfo) != 0)
     return;
   int listFd = ::openat(dirFd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (listFd < 0)
@@ -717,19 +753,28 @@ void ArtifactWriter::removeAbandonedStaging() {
   std::vector<std::string> candidates;
   while (const dirent *entry = ::readdir(listing)) {
     llvm::StringRef name(entry->d_name);
-    if (name.starts_with(".kiln-staging-") && name != stagingName_)
+    if (isStagingName(name) && name != stagingName_)
       candidates.push_back(name.str());
   }
   ::closedir(listing);
+  uid_t self = ::geteuid();
   time_t now = ::time(nullptr);
   for (const std::string &name : candidates) {
-    // Only this user's folders, left unmodified a while: a folder is made
-    // and locked within microseconds, so an unlocked one this old is not
-    // one being made.
-    struct stat info;
-    if (::fstatat(dirFd_, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISDIR(info.st_mode) || info.st_uid != ::geteuid() ||
-        now - info.st_mtime < kAbandonedStagingAgeSeconds)
+    // A folder as kiln makes it: this user's, mode 0700 or less (a folder
+    // a user made by hand has group or other bits), on the directory's
+    // filesystem and not a mount point (helper-84: a bind mount there lost
+    // the mounted folder's files), unmodified for a while (a kiln that
+    // predates the flock kept its folder unlocked while ptxas ran).
+    struct statx info;
+    if (::statx(dirFd_, name.c_str(), AT_SYMLINK_NOFOLLOW,
+                STATX_TYPE | STATX_MODE | STATX_UID | STATX_MTIME,
+                &info) != 0 ||
+        !S_ISDIR(info.stx_mode) || (info.stx_mode & 077) != 0 ||
+        info.stx_uid != self ||
+        ::makedev(info.stx_dev_major, info.stx_dev_minor) != dirInfo.st_dev ||
+        !(info.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+        (info.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
+        now - info.stx_mtime.tv_sec < kAbandonedStagingAgeSeconds)
       continue;
     int folderFd = ::openat(dirFd_, name.c_str(),
                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -741,22 +786,35 @@ void ArtifactWriter::removeAbandonedStaging() {
       continue;
     }
     std::vector<std::string> files;
+    bool onlyFiles = true;
     int innerFd = ::dup(folderFd);
-    if (DIR *inner = innerFd >= 0 ? ::fdopendir(innerFd) : nullptr) {
-      while (const dirent *entry = ::readdir(inner))
-        if (std::strcmp(entry->d_name, ".") != 0 &&
-            std::strcmp(entry->d_name, "..") != 0)
-          files.push_back(entry->d_name);
-      ::closedir(inner);
-    } else if (innerFd >= 0) {
-      ::close(innerFd);
+    DIR *inner = innerFd >= 0 ? ::fdopendir(innerFd) : nullptr;
+    if (!inner) {
+      if (innerFd >= 0)
+        ::close(innerFd);
+      ::close(folderFd);
+      continue;
     }
-    // Files only (kiln writes nothing else there); a folder with anything
-    // else in it stays.
-    for (const std::string &file : files)
-      ::unlinkat(folderFd, file.c_str(), 0);
+    while (const dirent *entry = ::readdir(inner)) {
+      if (std::strcmp(entry->d_name, ".") == 0 ||
+          std::strcmp(entry->d_name, "..") == 0)
+        continue;
+      // Kiln writes only this user's regular files there.
+      struct stat file;
+      if (::fstatat(folderFd, entry->d_name, &file, AT_SYMLINK_NOFOLLOW) != 0 ||
+          !S_ISREG(file.st_mode) || file.st_uid != self) {
+        onlyFiles = false;
+        break;
+      }
+      files.push_back(entry->d_name);
+    }
+    ::closedir(inner);
+    if (onlyFiles) {
+      for (const std::string &file : files)
+        ::unlinkat(folderFd, file.c_str(), 0);
+      ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
+    }
     ::close(folderFd);
-    ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
   }
 }
 

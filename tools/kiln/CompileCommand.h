@@ -141,8 +141,8 @@ int runCompileAMDGPU(const CompileOptions &options,
 /// through descriptors: a directory renamed during the compile still gets
 /// its files, and loses the staging folder on failure. The folder is
 /// flock(2)ed while it exists. A kiln ended by SIGKILL (the OOM killer, a
-/// CI timeout) or a crash leaves its folder; the next publish into the
-/// directory removes it (removeAbandonedStaging()).
+/// CI timeout) or a crash leaves its folder; a later publish into the
+/// directory removes it (removeAbandonedStaging(): after 10 minutes).
 /// Publishing holds an exclusive flock(2) on the directory (where it can
 /// read it) and on `.kiln-lock` in it (made, mode 0644, in a directory
 /// that some user can write but not read, such as 0333; the only lock of
@@ -223,14 +223,18 @@ private:
   /// False after printing the error.
   bool openStaging();
   /// Removes the staging folders of kilns that ended without removing
-  /// theirs: `.kiln-staging-*` folders of this user's in the directory
-  /// whose flock can be taken (no running kiln holds it) and that have not
-  /// been modified for kAbandonedStagingAgeSeconds (one being made is
-  /// locked right after mkdir), with the files in them. Called by publish()
-  /// under its locks; does nothing in a directory it cannot list, and
-  /// leaves a folder it cannot empty.
+  /// theirs: folders named as kiln names them (`.kiln-staging-` and six
+  /// letters or digits), this user's, mode 0700 or less, on the
+  /// directory's filesystem and not a mount point, unmodified for
+  /// kAbandonedStagingAgeSeconds, whose flock can be taken (no running kiln
+  /// holds it; a folder is made and locked under a shared flock on the
+  /// directory, and this runs under publish()'s exclusive one), holding
+  /// only this user's regular files. Anything else is left alone. Does
+  /// nothing in a directory it cannot list.
   void removeAbandonedStaging();
-  static constexpr time_t kAbandonedStagingAgeSeconds = 10;
+  /// Longer than a compile of a kiln that predates the staging folder's
+  /// flock (it kept its folder unlocked while ptxas ran).
+  static constexpr time_t kAbandonedStagingAgeSeconds = 600;
   /// Writes `contents` as `name` in the folder `folderFd`; errors name
   /// `shownPath`.
   bool writeAt(int folderFd, const std::string &name,
