@@ -21,8 +21,9 @@
 // of 4), read by both without an extractvalue. The splatted pointers go
 // straight into the GEPs: the struct a splat packs for its users, which
 // read its elements off the pack, is erased with the other dead packs.
+// Every kernel parameter is `noundef` (a launch passes a defined value).
 // CHECK-LABEL: llvm.func @masked_copy
-// CHECK-SAME:    (%[[X:.*]]: !llvm.ptr<1>, %[[OUT:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32)
+// CHECK-SAME:    (%[[X:[^:]*]]: !llvm.ptr<1> {llvm.noundef}, %[[OUT:[^:]*]]: !llvm.ptr<1> {llvm.noundef}, %[[N:[^:]*]]: i32 {llvm.noundef})
 // CHECK-SAME:    attributes {kiln.arg_names = ["arg0", "arg1", "arg2"], kiln.arg_types = ["ptr<f32>", "ptr<f32>", "i32"], nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
 // CHECK:         %[[MASK:.*]] = llvm.icmp "slt" %{{.*}}, %{{.*}} : i32
 // CHECK-NOT:     llvm.icmp
