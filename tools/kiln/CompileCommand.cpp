@@ -481,57 +481,80 @@ bool ArtifactWriter::openStaging() {
   if (stagingFailed_ || !openDir())
     return false;
   stagingFailed_ = true;
-  // Made and locked under a shared flock on the directory (where it can be
-  // read), and a publish's removeAbandonedStaging() runs under an exclusive
-  // one: it never sees a folder between its mkdir and its lock (helper-84
-  // removed a live kiln's folder there, stalled 15 s by strace). Taken
-  // before the signals are blocked, so that a signal ends the wait.
-  bool sharedLock = false;
-  if (!lockThroughFile_) {
-    while (!(sharedLock = ::flock(dirFd_, LOCK_SH) == 0) && errno == EINTR) {
-    }
-  }
-  auto unlockShared = llvm::make_scope_exit([&] {
-    if (sharedLock)
-      ::flock(dirFd_, LOCK_UN);
-  });
   // Made and registered with the cleanup signals blocked: one in between
-  // would leave the folder for good.
+  // would leave the folder for good. Registered through the directory's
+  // descriptor where /proc is there: a signal handler that finds the
+  // folder by its path missed it once the directory was renamed
+  // (helper-81). The descriptor stays open until the folder is gone and
+  // unregistered.
   kiln::CleanupSignalsBlocked blocked;
+  std::string viaFd = "/proc/self/fd/" + std::to_string(dirFd_);
+  std::string base =
+      (::access(viaFd.c_str(), F_OK) == 0 ? viaFd : dir_) + "/";
   std::random_device entropy;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = kStagingPrefix;
+    std::string suffix;
     for (int i = 0; i < 6; ++i)
-      name += kStagingLetters[entropy() % (sizeof(kStagingLetters) - 1)];
-    if (::mkdirat(dirFd_, name.c_str(), 0700) != 0) {
+      suffix += kStagingLetters[entropy() % (sizeof(kStagingLetters) - 1)];
+    // Made as `.kiln-making-*`, which removeAbandonedStaging() never
+    // touches, flock(2)ed, and only then renamed to its staging name: a
+    // cleanup never sees a staging folder that is not yet locked
+    // (helper-84 and helper-85 removed a live kiln's folder between its
+    // mkdir and its flock, stalled by strace).
+    std::string making = ".kiln-making-" + suffix;
+    std::string name = kStagingPrefix + suffix;
+    if (::mkdirat(dirFd_, making.c_str(), 0700) != 0) {
       if (errno == EEXIST)
         continue;
       return error("cannot create a staging folder in " + dir_ + ": " +
                    std::strerror(errno));
     }
-    // Registered through the directory's descriptor where /proc is there:
-    // a signal handler that finds the folder by its path missed it once
-    // the directory was renamed (helper-81). The descriptor stays open until
-    // the folder is gone and unregistered.
-    std::string viaFd = "/proc/self/fd/" + std::to_string(dirFd_);
-    stagingPath_ = (::access(viaFd.c_str(), F_OK) == 0 ? viaFd : dir_) + "/" +
-                   name;
-    kiln::removeOnSignal(stagingPath_, /*directory=*/true);
-    stagingName_ = name;
-    stagingFd_ =
-        ::openat(dirFd_, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (stagingFd_ < 0) {
+    kiln::removeOnSignal(base + making, /*directory=*/true);
+    int fd = ::openat(dirFd_, making.c_str(),
+                      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    auto drop = [&](int err) {
+      if (fd >= 0)
+        ::close(fd);
+      ::unlinkat(dirFd_, making.c_str(), AT_REMOVEDIR);
+      kiln::dontRemoveOnSignal(base + making);
+      errno = err;
+    };
+    if (fd < 0) {
       int err = errno;
-      ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
-      kiln::dontRemoveOnSignal(stagingPath_);
-      return error("cannot open the staging folder " + dir_ + "/" + name +
+      drop(err);
+      return error("cannot open the staging folder " + dir_ + "/" + making +
                    ": " + std::strerror(err));
     }
     // Held until the folder is gone (the descriptor is close-on-exec, so
     // ptxas does not keep it): a folder whose flock can be taken belongs to
-    // no running kiln (removeAbandonedStaging()). A filesystem without
-    // flock leaves it unlocked; such folders are not removed there either.
-    ::flock(stagingFd_, LOCK_EX | LOCK_NB);
+    // no running kiln. A filesystem without flock leaves it unlocked; the
+    // cleanup's own flock fails there too, so such folders stay.
+    ::flock(fd, LOCK_EX | LOCK_NB);
+    int renamed = ::renameat2(dirFd_, making.c_str(), dirFd_, name.c_str(),
+                              RENAME_NOREPLACE);
+    if (renamed != 0 && errno == EINVAL) {
+      // A filesystem without RENAME_NOREPLACE.
+      struct stat existing;
+      if (::fstatat(dirFd_, name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) ==
+          0) {
+        errno = EEXIST;
+      } else {
+        renamed = ::renameat(dirFd_, making.c_str(), dirFd_, name.c_str());
+      }
+    }
+    if (renamed != 0) {
+      int err = errno;
+      drop(err);
+      if (err == EEXIST)
+        continue;
+      return error("cannot create a staging folder in " + dir_ + ": " +
+                   std::strerror(err));
+    }
+    kiln::dontRemoveOnSignal(base + making);
+    stagingPath_ = base + name;
+    kiln::removeOnSignal(stagingPath_, /*directory=*/true);
+    stagingName_ = name;
+    stagingFd_ = fd;
     stagingFailed_ = false;
     return true;
   }
@@ -780,6 +803,25 @@ void ArtifactWriter::removeAbandonedStaging() {
                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (folderFd < 0)
       continue;
+    // The same checks on what was opened: the name may have been given to
+    // another directory, or a mount, since (helper-85 swapped in a user's
+    // folder and a bind mount while the statx above was stalled, and lost
+    // their files).
+    struct statx opened;
+    if (::statx(folderFd, "", AT_EMPTY_PATH,
+                STATX_TYPE | STATX_MODE | STATX_UID | STATX_MTIME |
+                    STATX_INO,
+                &opened) != 0 ||
+        !S_ISDIR(opened.stx_mode) || (opened.stx_mode & 077) != 0 ||
+        opened.stx_uid != self ||
+        ::makedev(opened.stx_dev_major, opened.stx_dev_minor) !=
+            dirInfo.st_dev ||
+        !(opened.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+        (opened.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
+        now - opened.stx_mtime.tv_sec < kAbandonedStagingAgeSeconds) {
+      ::close(folderFd);
+      continue;
+    }
     // Held by a running kiln (EWOULDBLOCK) or not lockable here: kept.
     if (::flock(folderFd, LOCK_EX | LOCK_NB) != 0) {
       ::close(folderFd);
@@ -812,7 +854,13 @@ void ArtifactWriter::removeAbandonedStaging() {
     if (onlyFiles) {
       for (const std::string &file : files)
         ::unlinkat(folderFd, file.c_str(), 0);
-      ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
+      // By name, so only if the name still is the folder emptied here.
+      struct stat current;
+      if (::fstatat(dirFd_, name.c_str(), &current, AT_SYMLINK_NOFOLLOW) ==
+              0 &&
+          current.st_ino == opened.stx_ino &&
+          current.st_dev == dirInfo.st_dev)
+        ::unlinkat(dirFd_, name.c_str(), AT_REMOVEDIR);
     }
     ::close(folderFd);
   }

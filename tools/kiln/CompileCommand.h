@@ -225,12 +225,12 @@ private:
   /// Removes the staging folders of kilns that ended without removing
   /// theirs: folders named as kiln names them (`.kiln-staging-` and six
   /// letters or digits), this user's, mode 0700 or less, on the
-  /// directory's filesystem and not a mount point, unmodified for
-  /// kAbandonedStagingAgeSeconds, whose flock can be taken (no running kiln
-  /// holds it; a folder is made and locked under a shared flock on the
-  /// directory, and this runs under publish()'s exclusive one), holding
-  /// only this user's regular files. Anything else is left alone. Does
-  /// nothing in a directory it cannot list.
+  /// directory's filesystem and not a mount point (checked again on the
+  /// folder opened), unmodified for kAbandonedStagingAgeSeconds, whose
+  /// flock can be taken (no running kiln holds it: a folder is made as
+  /// `.kiln-making-XXXXXX`, locked, and only then renamed to its staging
+  /// name), holding only this user's regular files. Anything else is left
+  /// alone. Does nothing in a directory it cannot list.
   void removeAbandonedStaging();
   /// Longer than a compile of a kiln that predates the staging folder's
   /// flock (it kept its folder unlocked while ptxas ran).
