@@ -420,11 +420,8 @@ constexpr char kStagingLetters[] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 bool isStagingName(llvm::StringRef name) {
-  if (!name.consume_front(kStagingPrefix) || name.size() != 6)
-    return false;
-  return llvm::all_of(name, [](char c) {
-    return std::strchr(kStagingLetters, c) != nullptr && c != '\0';
-  });
+  return name.consume_front(kStagingPrefix) && name.size() == 6 &&
+         name.find_first_not_of(kStagingLetters) == llvm::StringRef::npos;
 }
 } // namespace
 
@@ -512,16 +509,15 @@ bool ArtifactWriter::openStaging() {
     kiln::removeOnSignal(base + making, /*directory=*/true);
     int fd = ::openat(dirFd_, making.c_str(),
                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    auto drop = [&](int err) {
+    auto drop = [&] {
       if (fd >= 0)
         ::close(fd);
       ::unlinkat(dirFd_, making.c_str(), AT_REMOVEDIR);
       kiln::dontRemoveOnSignal(base + making);
-      errno = err;
     };
     if (fd < 0) {
       int err = errno;
-      drop(err);
+      drop();
       return error("cannot open the staging folder " + dir_ + "/" + making +
                    ": " + std::strerror(err));
     }
@@ -544,7 +540,7 @@ bool ArtifactWriter::openStaging() {
     }
     if (renamed != 0) {
       int err = errno;
-      drop(err);
+      drop();
       if (err == EEXIST)
         continue;
       return error("cannot create a staging folder in " + dir_ + ": " +
@@ -782,22 +778,29 @@ void ArtifactWriter::removeAbandonedStaging() {
   ::closedir(listing);
   uid_t self = ::geteuid();
   time_t now = ::time(nullptr);
+  // A folder as kiln makes it: this user's, mode 0700 or less (a folder a
+  // user made by hand has group or other bits), on the directory's
+  // filesystem and not a mount point (helper-84: a bind mount there lost
+  // the mounted folder's files), unmodified for a while (a kiln that
+  // predates the flock kept its folder unlocked while ptxas ran).
+  // `path` is relative to `at`; "" with AT_EMPTY_PATH is `at` itself.
+  auto looksAbandoned = [&](int at, const char *path, int flags,
+                            struct statx &info) {
+    return ::statx(at, path, flags | AT_SYMLINK_NOFOLLOW,
+                   STATX_TYPE | STATX_MODE | STATX_UID | STATX_MTIME |
+                       STATX_INO,
+                   &info) == 0 &&
+           S_ISDIR(info.stx_mode) && (info.stx_mode & 077) == 0 &&
+           info.stx_uid == self &&
+           ::makedev(info.stx_dev_major, info.stx_dev_minor) ==
+               dirInfo.st_dev &&
+           (info.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+           !(info.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
+           now - info.stx_mtime.tv_sec >= kAbandonedStagingAgeSeconds;
+  };
   for (const std::string &name : candidates) {
-    // A folder as kiln makes it: this user's, mode 0700 or less (a folder
-    // a user made by hand has group or other bits), on the directory's
-    // filesystem and not a mount point (helper-84: a bind mount there lost
-    // the mounted folder's files), unmodified for a while (a kiln that
-    // predates the flock kept its folder unlocked while ptxas ran).
-    struct statx info;
-    if (::statx(dirFd_, name.c_str(), AT_SYMLINK_NOFOLLOW,
-                STATX_TYPE | STATX_MODE | STATX_UID | STATX_MTIME,
-                &info) != 0 ||
-        !S_ISDIR(info.stx_mode) || (info.stx_mode & 077) != 0 ||
-        info.stx_uid != self ||
-        ::makedev(info.stx_dev_major, info.stx_dev_minor) != dirInfo.st_dev ||
-        !(info.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
-        (info.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
-        now - info.stx_mtime.tv_sec < kAbandonedStagingAgeSeconds)
+    struct statx opened;
+    if (!looksAbandoned(dirFd_, name.c_str(), 0, opened))
       continue;
     int folderFd = ::openat(dirFd_, name.c_str(),
                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -807,18 +810,7 @@ void ArtifactWriter::removeAbandonedStaging() {
     // another directory, or a mount, since (helper-85 swapped in a user's
     // folder and a bind mount while the statx above was stalled, and lost
     // their files).
-    struct statx opened;
-    if (::statx(folderFd, "", AT_EMPTY_PATH,
-                STATX_TYPE | STATX_MODE | STATX_UID | STATX_MTIME |
-                    STATX_INO,
-                &opened) != 0 ||
-        !S_ISDIR(opened.stx_mode) || (opened.stx_mode & 077) != 0 ||
-        opened.stx_uid != self ||
-        ::makedev(opened.stx_dev_major, opened.stx_dev_minor) !=
-            dirInfo.st_dev ||
-        !(opened.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
-        (opened.stx_attributes & STATX_ATTR_MOUNT_ROOT) ||
-        now - opened.stx_mtime.tv_sec < kAbandonedStagingAgeSeconds) {
+    if (!looksAbandoned(folderFd, "", AT_EMPTY_PATH, opened)) {
       ::close(folderFd);
       continue;
     }
