@@ -3,9 +3,11 @@
 // The handler runs in signal context: it reads fixed slots through atomics
 // and calls only clock_gettime, kill, waitpid, open, openat, fstat,
 // fchmod, fchmodat, lseek, renameat, unlinkat, unlink, rmdir, close,
-// sigaction and raise (async-signal-safe in POSIX.1-2008, section 2.4.3),
-// the getdents64 system call, and LLVM's sys::RunInterruptHandlers (which
-// LLVM's own handler calls in signal context).
+// read, write, sigaction and raise (async-signal-safe in POSIX.1-2008,
+// section 2.4.3), the getdents64 and getrlimit system calls, strstr and
+// strlen (which touch only their arguments), and LLVM's
+// sys::RunInterruptHandlers (which LLVM's own handler calls in signal
+// context).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,6 +44,15 @@ constexpr int kSignals[] = {SIGHUP,  SIGINT,    SIGQUIT,  SIGTERM, SIGUSR2,
                             SIGPIPE, SIGALRM,   SIGVTALRM, SIGPROF, SIGXCPU,
                             SIGXFSZ, SIGSTKFLT, SIGPWR};
 constexpr unsigned kAlwaysTaken = 6;
+/// Faults, and abort(): a crash, or std::terminate after an uncaught
+/// std::bad_alloc. Always taken, after the cleanup handed on to LLVM's
+/// handler (and from there to the default action); outside a guarded LLVM
+/// stage (whose CrashRecoveryContext takes them first) they used to leave
+/// ptxas running on and its FIFO in TMPDIR, since LLVM's handler removes
+/// only regular files. Never blocked by CleanupSignalsBlocked: a fault
+/// that is blocked ends the process at once.
+constexpr int kFaultSignals[] = {SIGABRT, SIGBUS, SIGFPE, SIGILL,
+                                 SIGSEGV, SIGSYS, SIGTRAP};
 constexpr unsigned kSlots = 64;
 
 /// The registered paths and children. `states[i]`: 0 free, 1 being
@@ -55,9 +67,20 @@ std::atomic<int> states[kSlots];
 char paths[kSlots][PATH_MAX];
 std::atomic<int> pids[kSlots];
 
-/// By index into kSignals: what was installed before ours (LLVM's handler,
-/// or the action it replaced).
-struct sigaction previous[std::size(kSignals)];
+/// By index into kSignals, then kFaultSignals: what was installed before
+/// ours (LLVM's handler, or the action it replaced).
+struct sigaction previous[std::size(kSignals) + std::size(kFaultSignals)];
+
+/// kSignals then kFaultSignals, by index; -1 for neither.
+int signalIndex(int sig) {
+  for (unsigned i = 0; i < std::size(kSignals); ++i)
+    if (kSignals[i] == sig)
+      return i;
+  for (unsigned i = 0; i < std::size(kFaultSignals); ++i)
+    if (kFaultSignals[i] == sig)
+      return std::size(kSignals) + i;
+  return -1;
+}
 
 /// Removes directory `path` and everything in it, at any depth, with two
 /// descriptors and no recursion: the handler's stack and descriptors stay
@@ -199,27 +222,129 @@ void cleanUp() {
   llvm::sys::RunInterruptHandlers();
 }
 
+/// Appends decimal `value` to `out` at `length` (no snprintf in signal
+/// context).
+void appendNumber(char *out, size_t &length, size_t capacity,
+                  unsigned long long value) {
+  char digits[24];
+  int count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  while (count > 0 && length + 1 < capacity)
+    out[length++] = digits[--count];
+}
+
+void appendText(char *out, size_t &length, size_t capacity, const char *text) {
+  for (; *text && length + 1 < capacity; ++text)
+    out[length++] = *text;
+}
+
+/// For a fault: if the address space (`ulimit -v`) or the data segment
+/// (`ulimit -d`, which counts private writable mappings) is within
+/// kNearLimit of its limit, says that memory most likely ran out. Code
+/// that does not check malloc's result (jemalloc's set-up of a new
+/// thread's cache, MLIR's Operation::create) faults on the null pointer
+/// there instead of reporting it (build machine, matmul_kernel under
+/// `ulimit -v`). Reads /proc/self/status with open, read and close.
+constexpr unsigned long long kNearLimit = 64ull << 20;
+void explainFault(int sig) {
+  int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  char status[4096];
+  ssize_t n = ::read(fd, status, sizeof(status) - 1);
+  ::close(fd);
+  if (n <= 0)
+    return;
+  status[n] = 0;
+  // "VmSize:\t  123456 kB", "VmData:\t  123 kB".
+  auto field = [&](const char *name) -> unsigned long long {
+    const char *at = std::strstr(status, name);
+    if (!at)
+      return 0;
+    at += std::strlen(name);
+    while (*at == ' ' || *at == '\t')
+      ++at;
+    unsigned long long kib = 0;
+    for (; *at >= '0' && *at <= '9'; ++at)
+      kib = kib * 10 + static_cast<unsigned long long>(*at - '0');
+    return kib << 10;
+  };
+  struct {
+    int resource;
+    const char *field;
+    const char *name;
+  } limits[] = {{RLIMIT_AS, "VmSize:", "address space (ulimit -v)"},
+                {RLIMIT_DATA, "VmData:", "data segment (ulimit -d)"}};
+  for (const auto &limit : limits) {
+    struct rlimit value;
+    if (::getrlimit(limit.resource, &value) != 0 ||
+        value.rlim_cur == RLIM_INFINITY)
+      continue;
+    unsigned long long used = field(limit.field);
+    unsigned long long cap = value.rlim_cur;
+    if (used == 0 || used + kNearLimit < cap)
+      continue;
+    char message[256];
+    size_t length = 0;
+    appendText(message, length, sizeof(message), "kiln: error: ");
+    appendText(message, length, sizeof(message), sig == SIGSEGV ? "SIGSEGV"
+                                                 : sig == SIGABRT ? "SIGABRT"
+                                                 : sig == SIGBUS  ? "SIGBUS"
+                                                                  : "a fault");
+    appendText(message, length, sizeof(message), " with the ");
+    appendText(message, length, sizeof(message), limit.name);
+    appendText(message, length, sizeof(message), " at ");
+    appendNumber(message, length, sizeof(message), used >> 20);
+    appendText(message, length, sizeof(message), " of its ");
+    appendNumber(message, length, sizeof(message), cap >> 20);
+    appendText(message, length, sizeof(message),
+               " MiB: out of memory, most likely\n");
+    (void)!::write(2, message, length);
+    return;
+  }
+}
+
 void onSignal(int sig, siginfo_t *info, void *context) {
-  unsigned index = 0;
-  while (kSignals[index] != sig)
-    ++index;
+  int index = signalIndex(sig);
   int savedErrno = errno;
+  if (index >= static_cast<int>(std::size(kSignals)))
+    explainFault(sig);
   cleanUp();
-  // Put back what was there and hand the signal on.
-  const struct sigaction &before = previous[index];
+  // Put back what was there and hand the signal on. A fault handed to
+  // SIG_IGN would be raised again on return from the faulting instruction,
+  // for ever: it gets the default action instead.
+  struct sigaction before = previous[index];
+  if (index >= static_cast<int>(std::size(kSignals)) &&
+      !(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_IGN)
+    before.sa_handler = SIG_DFL;
   ::sigaction(sig, &before, nullptr);
   errno = savedErrno;
+  // A fault signal that a process sent (kill, raise, abort(): si_code at
+  // most 0) comes back to no faulting instruction: LLVM's handler returns
+  // from it, and the process would go on without its cleaned-up files.
+  // It is raised again, to the action the handler before left in place
+  // (LLVM's leaves the default). A real fault comes again by itself.
+  bool sent = index >= static_cast<int>(std::size(kSignals)) &&
+              (!info || info->si_code <= 0);
   if (before.sa_flags & SA_SIGINFO) {
     if (before.sa_sigaction)
       before.sa_sigaction(sig, info, context);
+    if (sent)
+      ::raise(sig);
     return;
   }
   if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
     before.sa_handler(sig);
+    if (sent)
+      ::raise(sig);
     return;
   }
   // The default action (end the process) once this handler returns: the
-  // signal is blocked while it runs.
+  // signal is blocked while it runs. (A fault of the instruction that
+  // raised it would come again anyway, to the default action now.)
   ::raise(sig);
 }
 
@@ -240,12 +365,16 @@ void installHandlers() {
   struct sigaction ours;
   std::memset(&ours, 0, sizeof(ours));
   ours.sa_sigaction = onSignal;
-  ours.sa_flags = SA_SIGINFO | SA_RESTART;
+  // On the alternate stack LLVM set up for this thread, where there is
+  // one: a stack overflow's SIGSEGV cannot run a handler on its own stack.
+  ours.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   // A second signal waits until this one's cleanup is done (it ends the
   // process anyway): run inside it, it found LLVM's list already taken
   // and ended the process before the first had removed those files.
   sigemptyset(&ours.sa_mask);
   for (int sig : kSignals)
+    sigaddset(&ours.sa_mask, sig);
+  for (int sig : kFaultSignals)
     sigaddset(&ours.sa_mask, sig);
   struct sigaction ignore;
   std::memset(&ignore, 0, sizeof(ignore));
@@ -261,6 +390,8 @@ void installHandlers() {
     else if (taken[i])
       ::sigaction(kSignals[i], &ours, &previous[i]);
   }
+  for (unsigned i = 0; i < std::size(kFaultSignals); ++i)
+    ::sigaction(kFaultSignals[i], &ours, &previous[std::size(kSignals) + i]);
 }
 
 bool claim(std::atomic<int> &slot, int from, int to) {
@@ -287,6 +418,8 @@ void removeOnSignal(llvm::StringRef path, bool directory) {
     return;
   }
 }
+
+void runSignalCleanup() { cleanUp(); }
 
 void beginRegistration() {
   installSignalCleanup();

@@ -27,8 +27,10 @@ namespace kiln {
 /// and SIGPIPE, and for the other signals whose default action ends the
 /// process without a fault (SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
 /// SIGSTKFLT, SIGPWR: a `ulimit -f` or `-t` limit, a timer) where that
-/// default is still in place, once per process; later calls do nothing.
-/// SIGUSR1 is left to LLVM. It notes which of
+/// default is still in place, and for the faults and abort() (SIGABRT,
+/// SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGSYS, SIGTRAP: a crash outside a
+/// guarded LLVM stage, std::terminate), once per process; later calls do
+/// nothing. SIGUSR1 is left to LLVM. It notes which of
 /// them the process ignores at that moment, has LLVM install its own
 /// handlers (those of sys::RemoveFileOnSignal, which LLVM puts over SIG_IGN
 /// too) first, then:
@@ -41,7 +43,11 @@ namespace kiln {
 ///     number in a shell), or the handler that was there before LLVM's
 ///     gets it. SIGPIPE, which LLVM's handlers do not take, ends the
 ///     process by the default action. All of these signals are blocked
-///     while the handler runs.
+///     while the handler runs, on the alternate signal stack where the
+///     thread has one (LLVM makes one for the thread that installs it).
+///     A CrashRecoveryContext's handlers (kiln's guarded LLVM stages), set
+///     later, take a fault inside their context first and hand any other
+///     on to this one.
 /// Call it before anything registers a file with LLVM: kiln's main does,
 /// first thing. Where LLVM's handlers were installed earlier, an ignored
 /// signal cannot be told apart and is treated as not ignored (as LLVM
@@ -57,6 +63,13 @@ void installSignalCleanup();
 /// bytes) at once: beyond that the call does nothing and the path is
 /// removed only by its owner.
 void removeOnSignal(llvm::StringRef path, bool directory = false);
+
+/// Does now what the handler does before handing a signal on: kills and
+/// reaps the registered children, removes the registered paths and LLVM's
+/// sys::RemoveFileOnSignal files. Async-signal-safe and allocation-free,
+/// for a process about to end without a signal: out of memory
+/// (OutOfMemory.h). The registrations stay.
+void runSignalCleanup();
 
 /// Brackets the making and registering of a path or child on a thread
 /// that has the cleanup signals blocked meanwhile (CleanupSignalsBlocked,

@@ -13,6 +13,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 
 #include "pipelines/common/Error.h"
+#include "pipelines/common/OutOfMemory.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -120,7 +121,8 @@ void onFatalError(void *, const char *reason, bool) {
 }
 
 /// Runs `stage`, turning LLVM's report_fatal_error (NVPTX instruction
-/// selection reports unsupported IR that way) and crashes into an Error.
+/// selection reports unsupported IR that way), running out of memory
+/// (OutOfMemory.h) and crashes into an Error.
 /// Like clang's in-process cc1: CrashRecoveryContext unwinds with longjmp,
 /// so what the stage allocated may leak; the caller drops the module.
 Error runGuarded(StringRef stage, function_ref<Error()> fn) {
@@ -134,11 +136,14 @@ Error runGuarded(StringRef stage, function_ref<Error()> fn) {
   fatalMessage = &message;
   Error result = Error::success();
   CrashRecoveryContext context;
+  OutOfMemoryScope memory;
   bool ok = context.RunSafely([&] { result = fn(); });
   fatalMessage = outer;
   if (ok)
     return result;
   consumeError(std::move(result));
+  if (memory.ranOut())
+    return makeError(stage + ": out of memory");
   return makeError(stage + ": LLVM " +
                    (message.empty() ? "crashed" : "error: " + message));
 }

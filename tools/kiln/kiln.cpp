@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cache/CompileJob.h"
+#include "pipelines/common/OutOfMemory.h"
 #include "pipelines/common/SignalCleanup.h"
 #include "tools/common/CacheSignals.h"
 #include "tools/common/StackLimit.h"
@@ -27,6 +28,10 @@ int main(int argc, char **argv) {
   // The cache's temporary paths (a staging folder, an export's archive in
   // the making) and tar go with a signal that ends kiln too.
   kiln::tool::removeCacheTemporariesOnSignal();
+  // Out of memory anywhere (operator new included) ends a guarded LLVM
+  // stage with an error, or kiln with "out of memory", exit status 1 and
+  // its temporaries removed, instead of a SIGABRT (OutOfMemory.h).
+  kiln::installOutOfMemoryHandler(/*tool=*/true);
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);
