@@ -54,6 +54,13 @@ struct OutOfMemoryHandler {
       writeError("\n");
       std::abort();
     }
+    // One thread reports and cleans up; another that runs out meanwhile
+    // waits for the process to end (GPU machine: two threads printed the
+    // message twice, each running the cleanup).
+    static std::atomic<bool> ending{false};
+    if (ending.exchange(true, std::memory_order_acq_rel))
+      for (;;)
+        ::pause();
     writeError("kiln: error: out of memory (");
     writeError(reason ? reason : "allocation failed");
     writeError(")\n");

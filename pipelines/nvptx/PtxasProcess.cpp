@@ -199,6 +199,11 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
           "cannot create ptxas's files in the temporary directory " + tmp +
           " (TMPDIR): " + ec.message());
     }
+    // In kiln's registry at once, which allocates nothing: running out of
+    // memory in the allocations below ends kiln through the signal cleanup
+    // (OutOfMemory.h), which left the .log when it was registered only
+    // further down (GPU machine, a `ulimit -v` sweep).
+    removeOnSignal(log);
     process->logPath = std::string(log);
     StringRef base = StringRef(process->logPath).drop_back(strlen(".log"));
     process->inputPath = (base + ".ptx").str();
@@ -407,6 +412,7 @@ PtxasProcess::~PtxasProcess() {
     ::unlink(path->c_str());
     sys::DontRemoveFileOnSignal(*path);
   }
+  dontRemoveOnSignal(logPath);
   dontRemoveOnSignal(inputPath);
 }
 

@@ -24,7 +24,8 @@ import subprocess
 import sys
 import time
 
-STEP = 1 << 20
+# KILN_SWEEP_STEP_MIB: a coarser step, for kernels that need hundreds of MiB.
+STEP = int(os.environ.get("KILN_SWEEP_STEP_MIB", "1")) << 20
 FIRST = 1 << 20
 MOST = 120
 
