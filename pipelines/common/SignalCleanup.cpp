@@ -309,16 +309,16 @@ void explainFault(int sig) {
 
 void onSignal(int sig, siginfo_t *info, void *context) {
   int index = signalIndex(sig);
+  bool fault = index >= static_cast<int>(std::size(kSignals));
   int savedErrno = errno;
-  if (index >= static_cast<int>(std::size(kSignals)))
+  if (fault)
     explainFault(sig);
   cleanUp();
   // Put back what was there and hand the signal on. A fault handed to
   // SIG_IGN would be raised again on return from the faulting instruction,
   // for ever: it gets the default action instead.
   struct sigaction before = previous[index];
-  if (index >= static_cast<int>(std::size(kSignals)) &&
-      !(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_IGN)
+  if (fault && !(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_IGN)
     before.sa_handler = SIG_DFL;
   ::sigaction(sig, &before, nullptr);
   errno = savedErrno;
@@ -327,8 +327,7 @@ void onSignal(int sig, siginfo_t *info, void *context) {
   // from it, and the process would go on without its cleaned-up files.
   // It is raised again, to the action the handler before left in place
   // (LLVM's leaves the default). A real fault comes again by itself.
-  bool sent = index >= static_cast<int>(std::size(kSignals)) &&
-              (!info || info->si_code <= 0);
+  bool sent = fault && (!info || info->si_code <= 0);
   if (before.sa_flags & SA_SIGINFO) {
     if (before.sa_sigaction)
       before.sa_sigaction(sig, info, context);

@@ -96,7 +96,8 @@ def main():
         else:
             print(f"+{(limit - base) >> 20} MiB: {kind}: "
                   f"{err.strip().splitlines()[-1] if err.strip() else ''}")
-        os.rmdir(tmp) if not left else None
+        if not left:
+            os.rmdir(tmp)
         in_a_row = in_a_row + 1 if kind == "ok" else 0
         if in_a_row == 3:
             break
