@@ -54,13 +54,12 @@ struct OutOfMemoryHandler {
       writeError("\n");
       std::abort();
     }
-    // One thread reports and cleans up; another that runs out meanwhile
-    // waits for the process to end (GPU machine: two threads printed the
-    // message twice, each running the cleanup).
-    static std::atomic<bool> ending{false};
-    if (ending.exchange(true, std::memory_order_acq_rel))
-      for (;;)
-        ::pause();
+    // One thread reports and cleans up; another that runs out meanwhile,
+    // or takes a fault (code that does not check malloc's result) or a
+    // signal, waits for the process to end (GPU machine: two threads
+    // printed the message twice, each running the cleanup; helper-86: a
+    // fault's exit status 139 won over this error).
+    claimProcessEnd();
     writeError("kiln: error: out of memory (");
     writeError(reason ? reason : "allocation failed");
     writeError(")\n");

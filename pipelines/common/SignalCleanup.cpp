@@ -3,8 +3,9 @@
 // The handler runs in signal context: it reads fixed slots through atomics
 // and calls only clock_gettime, kill, waitpid, open, openat, fstat,
 // fchmod, fchmodat, lseek, renameat, unlinkat, unlink, rmdir, close,
-// read, write, sigaction and raise (async-signal-safe in POSIX.1-2008,
-// section 2.4.3), the getdents64 and getrlimit system calls, strstr and
+// read, write, sigaction, sigpending, pthread_sigmask, raise, getpid and
+// nanosleep (async-signal-safe in POSIX.1-2008, section 2.4.3), the
+// getdents64, getrlimit and gettid system calls, strstr and
 // strlen (which touch only their arguments), and LLVM's
 // sys::RunInterruptHandlers (which LLVM's own handler calls in signal
 // context).
@@ -13,13 +14,15 @@
 
 #include "pipelines/common/SignalCleanup.h"
 
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Signals.h"
 
 #include <atomic>
 #include <cerrno>
 #include <climits>
-#include <ctime>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace kiln {
@@ -70,6 +74,55 @@ std::atomic<int> pids[kSlots];
 /// By index into kSignals, then kFaultSignals: what was installed before
 /// ours (LLVM's handler, or the action it replaced).
 struct sigaction previous[std::size(kSignals) + std::size(kFaultSignals)];
+
+/// By index into kFaultSignals: llvm::CrashRecoveryContext's handlers,
+/// where kiln's went over them (installHandlers after
+/// CrashRecoveryContext::Enable(), or takeFaultsBeforeCrashRecovery());
+/// sa_handler is null where there is none.
+struct sigaction crashRecovery[std::size(kFaultSignals)];
+std::atomic<bool> crashRecoveryTaken{false};
+
+/// Set once installHandlers() has run.
+std::atomic<bool> handlersInstalled{false};
+
+/// By index into kFaultSignals: ignored (SIG_IGN) when the handler was
+/// installed. Such a signal sent by another process (`kill -SEGV`) is
+/// still ignored; a real fault, or abort(), is not (the kernel ends the
+/// process for a fault whose signal is ignored, with no handler run).
+bool faultIgnored[std::size(kFaultSignals)];
+
+/// The thread (its kernel thread id) that ends the process: the first to
+/// take a fault or a signal that ends kiln, or to run out of memory
+/// (claimProcessEnd). 0 until then. Another thread that would end it
+/// meanwhile waits instead (GPU machine, helper-86: out of memory on one
+/// thread and a fault on another printed both messages, interleaved, and
+/// the fault's exit status 139 won over the out-of-memory error).
+std::atomic<long> endingThread{0};
+
+enum class Claim { Won, Lost, Nested };
+
+/// Claims the end of the process for the calling thread: Won, Lost (an
+/// other thread ends it), or Nested (this thread already does: a fault or
+/// a signal inside its own cleanup).
+Claim claimEnding() {
+  long self = ::syscall(SYS_gettid);
+  long expected = 0;
+  if (endingThread.compare_exchange_strong(expected, self,
+                                           std::memory_order_acq_rel))
+    return Claim::Won;
+  return expected == self ? Claim::Nested : Claim::Lost;
+}
+
+/// Waits (polling every millisecond: nanosleep is async-signal-safe)
+/// while another thread holds the claim; returns Won or Nested.
+Claim waitForClaim() {
+  Claim claim;
+  while ((claim = claimEnding()) == Claim::Lost) {
+    timespec pauseTime{0, 1000000};
+    ::nanosleep(&pauseTime, nullptr);
+  }
+  return claim;
+}
 
 /// kSignals then kFaultSignals, by index; -1 for neither.
 int signalIndex(int sig) {
@@ -241,15 +294,62 @@ void appendText(char *out, size_t &length, size_t capacity, const char *text) {
     out[length++] = *text;
 }
 
-/// For a fault: if the address space (`ulimit -v`) or the data segment
-/// (`ulimit -d`, which counts private writable mappings) is within
-/// kNearLimit of its limit, says that memory most likely ran out. Code
-/// that does not check malloc's result (jemalloc's set-up of a new
-/// thread's cache, MLIR's Operation::create) faults on the null pointer
-/// there instead of reporting it (build machine, matmul_kernel under
-/// `ulimit -v`). Reads /proc/self/status with open, read and close.
+/// The stack pointer where the signal came, from its ucontext_t; 0 where
+/// unknown (another architecture).
+uintptr_t stackPointer(const void *context) {
+  if (!context)
+    return 0;
+  const auto *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.sp);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+/// A SIGSEGV at an address this close to the stack pointer is the stack's
+/// end: a push or a frame's first store past the guard page.
+constexpr uintptr_t kNearStackPointer = 64u << 10;
+
+/// For a fault of an instruction or an abort() of kiln's own (not one
+/// another process sent): says what most likely happened where kiln can
+/// tell. A SIGSEGV next to the stack pointer is a stack overflow (input
+/// nested deeper than the stack holds; helper-86 ran `ulimit -s 1024`
+/// with 100,000 nested brackets, and was told "out of memory"). Else, if
+/// the address space (`ulimit -v`) or the data segment (`ulimit -d`, which
+/// counts private writable mappings) is within kNearLimit of its limit,
+/// that memory most likely ran out: code that does not check malloc's
+/// result (jemalloc's set-up of a new thread's cache, MLIR's
+/// Operation::create) faults on the null pointer there instead of
+/// reporting it (build machine, matmul_kernel under `ulimit -v`). Reads
+/// /proc/self/status with open, read and close.
 constexpr unsigned long long kNearLimit = 64ull << 20;
-void explainFault(int sig) {
+void explainFault(int sig, const siginfo_t *info, const void *context) {
+  if (sig == SIGSEGV && info && info->si_code > 0) {
+    uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
+    uintptr_t sp = stackPointer(context);
+    if (sp != 0 && address + kNearStackPointer >= sp &&
+        address <= sp + kNearStackPointer) {
+      char message[200];
+      size_t length = 0;
+      appendText(message, length, sizeof(message),
+                 "kiln: error: SIGSEGV next to the stack pointer: stack "
+                 "overflow, most likely");
+      struct rlimit stack;
+      if (::getrlimit(RLIMIT_STACK, &stack) == 0 &&
+          stack.rlim_cur != RLIM_INFINITY) {
+        appendText(message, length, sizeof(message), " (ulimit -s: ");
+        appendNumber(message, length, sizeof(message), stack.rlim_cur >> 10);
+        appendText(message, length, sizeof(message), " KiB)");
+      }
+      appendText(message, length, sizeof(message), "\n");
+      (void)!::write(2, message, length);
+      return;
+    }
+  }
   int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return;
@@ -310,9 +410,65 @@ void explainFault(int sig) {
 void onSignal(int sig, siginfo_t *info, void *context) {
   int index = signalIndex(sig);
   bool fault = index >= static_cast<int>(std::size(kSignals));
+  const struct sigaction *recovery = nullptr;
+  // A fault inside a guarded LLVM stage goes to its CrashRecoveryContext,
+  // which unwinds the stage (longjmp) with the thread's signal mask as it
+  // was before this handler ran. Its handler is the one kiln's was put
+  // back over (takeFaultsBeforeCrashRecovery), or, where kiln's was
+  // installed after CrashRecoveryContext::Enable(), the one in place then
+  // (not LLVM's, installed in between: its handler takes itself and
+  // kiln's off, and the process's next fault then ended it with nothing
+  // cleaned up).
+  if (fault && crashRecoveryTaken.load(std::memory_order_acquire) &&
+      crashRecovery[index - std::size(kSignals)].sa_handler &&
+      llvm::CrashRecoveryContext::GetCurrent())
+    recovery = &crashRecovery[index - std::size(kSignals)];
+  if (recovery) {
+    if (context)
+      ::pthread_sigmask(SIG_SETMASK,
+                        &static_cast<ucontext_t *>(context)->uc_sigmask,
+                        nullptr);
+    if (recovery->sa_flags & SA_SIGINFO)
+      recovery->sa_sigaction(sig, info, context);
+    else
+      recovery->sa_handler(sig);
+    return;
+  }
   int savedErrno = errno;
-  if (fault)
-    explainFault(sig);
+  // Sent by a process (kill, sigqueue, raise, abort(): si_code at most 0)
+  // rather than a fault of an instruction; and sent by another process.
+  bool sent = !info || info->si_code <= 0;
+  bool sentByOther = sent && (!info || info->si_pid != ::getpid());
+  // A fault signal kiln was started with ignored, sent by another process
+  // (helper-86: `trap '' SEGV`, then `kill -SEGV`): ignored, as before
+  // (the cleanup ran, and the compile went on without its files).
+  if (fault && sentByOther && faultIgnored[index - std::size(kSignals)]) {
+    errno = savedErrno;
+    return;
+  }
+  // Another thread that ends the process (its cleanup, then its exit)
+  // first: this one waits. (One that hands its signal to an embedder's
+  // handler gives the claim back after, and this one goes on.)
+  Claim claim = waitForClaim();
+  if (claim == Claim::Nested) {
+    errno = savedErrno;
+    // A signal while this thread ends the process (out of memory's
+    // cleanup): that end goes on.
+    if (!fault)
+      return;
+    // A fault in this thread's own cleanup: the process ends now, by the
+    // default action (a real fault comes again on return).
+    struct sigaction defaultAction;
+    std::memset(&defaultAction, 0, sizeof(defaultAction));
+    defaultAction.sa_handler = SIG_DFL;
+    sigemptyset(&defaultAction.sa_mask);
+    ::sigaction(sig, &defaultAction, nullptr);
+    if (sent)
+      ::raise(sig);
+    return;
+  }
+  if (fault && !sentByOther)
+    explainFault(sig, info, context);
   cleanUp();
   // Put back what was there and hand the signal on. A fault handed to
   // SIG_IGN would be raised again on return from the faulting instruction,
@@ -322,23 +478,32 @@ void onSignal(int sig, siginfo_t *info, void *context) {
     before.sa_handler = SIG_DFL;
   ::sigaction(sig, &before, nullptr);
   errno = savedErrno;
-  // A fault signal that a process sent (kill, raise, abort(): si_code at
-  // most 0) comes back to no faulting instruction: LLVM's handler returns
-  // from it, and the process would go on without its cleaned-up files.
-  // It is raised again, to the action the handler before left in place
-  // (LLVM's leaves the default). A real fault comes again by itself.
-  bool sent = fault && (!info || info->si_code <= 0);
+  // A fault signal that a process sent comes back to no faulting
+  // instruction: LLVM's handler returns from it, and the process would go
+  // on without its cleaned-up files. It is raised again, to the action the
+  // handler before left in place (LLVM's leaves the default). A real fault
+  // comes again by itself.
+  bool sentFault = fault && sent;
+  bool handed = false;
   if (before.sa_flags & SA_SIGINFO) {
     if (before.sa_sigaction)
       before.sa_sigaction(sig, info, context);
-    if (sent)
-      ::raise(sig);
-    return;
-  }
-  if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
+    handed = true;
+  } else if (before.sa_handler != SIG_DFL && before.sa_handler != SIG_IGN) {
     before.sa_handler(sig);
-    if (sent)
+    handed = true;
+  }
+  if (handed) {
+    if (sentFault)
       ::raise(sig);
+    // The handler before returned: unless it left the signal pending (to
+    // its default action on return: LLVM's raises it) or this is a fault,
+    // the process goes on (an embedder's handler), and so may another
+    // thread's end.
+    sigset_t pending;
+    if (!fault && ::sigpending(&pending) == 0 &&
+        !sigismember(&pending, sig))
+      endingThread.store(0, std::memory_order_release);
     return;
   }
   // The default action (end the process) once this handler returns: the
@@ -347,20 +512,15 @@ void onSignal(int sig, siginfo_t *info, void *context) {
   ::raise(sig);
 }
 
-void installHandlers() {
-  bool ignored[std::size(kSignals)];
-  bool taken[std::size(kSignals)];
-  for (unsigned i = 0; i < std::size(kSignals); ++i) {
-    struct sigaction current;
-    bool known = ::sigaction(kSignals[i], nullptr, &current) == 0;
-    bool plain = known && !(current.sa_flags & SA_SIGINFO);
-    ignored[i] = plain && current.sa_handler == SIG_IGN;
-    taken[i] = i < kAlwaysTaken || (plain && current.sa_handler == SIG_DFL);
-  }
-  // LLVM's handlers go in now, under kiln's: whichever is installed last
-  // runs first. LLVM installs its own once per process, over SIG_IGN too.
-  // (An empty name: stat() fails on it, so LLVM's handler skips it.)
-  llvm::sys::RemoveFileOnSignal("");
+/// Whether `action` runs a function (not SIG_DFL or SIG_IGN).
+bool isHandler(const struct sigaction &action) {
+  if (action.sa_flags & SA_SIGINFO)
+    return action.sa_sigaction != nullptr;
+  return action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN;
+}
+
+/// kiln's handler, as installed.
+struct sigaction ourAction() {
   struct sigaction ours;
   std::memset(&ours, 0, sizeof(ours));
   ours.sa_sigaction = onSignal;
@@ -375,6 +535,45 @@ void installHandlers() {
     sigaddset(&ours.sa_mask, sig);
   for (int sig : kFaultSignals)
     sigaddset(&ours.sa_mask, sig);
+  return ours;
+}
+
+void installHandlers() {
+  bool ignored[std::size(kSignals)];
+  bool taken[std::size(kSignals)];
+  for (unsigned i = 0; i < std::size(kSignals); ++i) {
+    struct sigaction current;
+    bool known = ::sigaction(kSignals[i], nullptr, &current) == 0;
+    bool plain = known && !(current.sa_flags & SA_SIGINFO);
+    ignored[i] = plain && current.sa_handler == SIG_IGN;
+    taken[i] = i < kAlwaysTaken || (plain && current.sa_handler == SIG_DFL);
+  }
+  for (unsigned i = 0; i < std::size(kFaultSignals); ++i) {
+    struct sigaction current;
+    faultIgnored[i] = ::sigaction(kFaultSignals[i], nullptr, &current) == 0 &&
+                      !(current.sa_flags & SA_SIGINFO) &&
+                      current.sa_handler == SIG_IGN;
+  }
+  // A handler already in place for a fault: CrashRecoveryContext's, if
+  // CrashRecoveryContext::Enable() ran first (an embedder's guarded LLVM
+  // stage before anything installed kiln's). Faults inside a context go
+  // to it.
+  bool anyRecovery = false;
+  for (unsigned i = 0; i < std::size(kFaultSignals); ++i) {
+    struct sigaction current;
+    if (::sigaction(kFaultSignals[i], nullptr, &current) == 0 &&
+        isHandler(current)) {
+      crashRecovery[i] = current;
+      anyRecovery = true;
+    }
+  }
+  if (anyRecovery)
+    crashRecoveryTaken.store(true, std::memory_order_release);
+  // LLVM's handlers go in now, under kiln's: whichever is installed last
+  // runs first. LLVM installs its own once per process, over SIG_IGN too.
+  // (An empty name: stat() fails on it, so LLVM's handler skips it.)
+  llvm::sys::RemoveFileOnSignal("");
+  struct sigaction ours = ourAction();
   struct sigaction ignore;
   std::memset(&ignore, 0, sizeof(ignore));
   ignore.sa_handler = SIG_IGN;
@@ -391,6 +590,16 @@ void installHandlers() {
   }
   for (unsigned i = 0; i < std::size(kFaultSignals); ++i)
     ::sigaction(kFaultSignals[i], &ours, &previous[std::size(kSignals) + i]);
+  // A fault whose signal is blocked ends the process at once, with no
+  // handler run (helper-86 started kiln with SIGSEGV blocked: nothing was
+  // cleaned up). Unblocked on this thread, and so on the threads it starts
+  // from now on; a signal another process sent meanwhile comes now.
+  sigset_t faults;
+  sigemptyset(&faults);
+  for (int sig : kFaultSignals)
+    sigaddset(&faults, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+  handlersInstalled.store(true, std::memory_order_release);
 }
 
 bool claim(std::atomic<int> &slot, int from, int to) {
@@ -417,6 +626,31 @@ void removeOnSignal(llvm::StringRef path, bool directory) {
     return;
   }
 }
+
+void takeFaultsBeforeCrashRecovery() {
+  if (!handlersInstalled.load(std::memory_order_acquire))
+    return; // installed later, they go over CrashRecoveryContext's anyway
+  static std::once_flag taken;
+  std::call_once(taken, [] {
+    for (unsigned i = 0; i < std::size(kFaultSignals); ++i) {
+      struct sigaction current;
+      if (::sigaction(kFaultSignals[i], nullptr, &current) != 0)
+        continue;
+      bool isOurs = (current.sa_flags & SA_SIGINFO) &&
+                    current.sa_sigaction == onSignal;
+      if (isOurs || !isHandler(current))
+        continue;
+      crashRecovery[i] = current;
+    }
+    struct sigaction ours = ourAction();
+    for (unsigned i = 0; i < std::size(kFaultSignals); ++i)
+      if (crashRecovery[i].sa_handler)
+        ::sigaction(kFaultSignals[i], &ours, nullptr);
+    crashRecoveryTaken.store(true, std::memory_order_release);
+  });
+}
+
+void claimProcessEnd() { (void)waitForClaim(); }
 
 void runSignalCleanup() { cleanUp(); }
 

@@ -48,6 +48,17 @@ namespace kiln {
 ///     A CrashRecoveryContext's handlers (kiln's guarded LLVM stages), set
 ///     later, take a fault inside their context first and hand any other
 ///     on to this one.
+/// Of the faults: one the process was started with ignored stays ignored
+/// when another process sends it (`kill -SEGV`), but a real fault or an
+/// abort() of kiln's own cleans up and ends kiln (the kernel ends a
+/// process whose fault signal is ignored or blocked, with no handler run);
+/// they are unblocked on the calling thread. Before the cleanup, a fault
+/// says what most likely happened where kiln can tell: a stack overflow
+/// (a SIGSEGV next to the stack pointer), or memory run out (the address
+/// space or the data segment within 64 MiB of its limit). Only one thread
+/// ends the process: the first to take a signal or a fault, or to run out
+/// of memory (claimProcessEnd); the others wait for it. Children inherit
+/// the default action for the faults, not SIG_IGN.
 /// Call it before anything registers a file with LLVM: kiln's main does,
 /// first thing. Where LLVM's handlers were installed earlier, an ignored
 /// signal cannot be told apart and is treated as not ignored (as LLVM
@@ -64,11 +75,37 @@ void installSignalCleanup();
 /// removed only by its owner.
 void removeOnSignal(llvm::StringRef path, bool directory = false);
 
+/// Puts kiln's handler back over llvm::CrashRecoveryContext's for the
+/// faults it takes: call it right after CrashRecoveryContext::Enable().
+/// kiln's handler then hands a fault on a thread inside a recovery context
+/// to that context's handler (which unwinds the guarded stage), and takes
+/// any other itself, with the sender's siginfo: CrashRecoveryContext's
+/// handler raises a signal it gets outside a context again from the
+/// process itself, so that one another process sent (`kill -SEGV`) looked
+/// like kiln's own abort() or fault. Does nothing where kiln's handler is
+/// not installed yet (installed later, it goes over CrashRecoveryContext's
+/// and hands faults in a context on the same way). Once per process;
+/// later calls do nothing.
+void takeFaultsBeforeCrashRecovery();
+
+/// For a process about to end without a signal (out of memory,
+/// OutOfMemory.h): makes the calling thread the one that ends it, as the
+/// handler does for the first thread that takes a signal or a fault.
+/// Returns at once when no other thread is ending the process, or when
+/// this one already is; otherwise waits, in practice until the process
+/// ends (the other thread's exit; it returns only if that thread handed a
+/// signal to an embedder's handler that let the process go on).
+/// Meanwhile a signal or a fault on another thread waits the same way,
+/// and one on this thread leaves this end to go on (a fault ends the
+/// process by its default action). Async-signal-safe and
+/// allocation-free.
+void claimProcessEnd();
+
 /// Does now what the handler does before handing a signal on: kills and
 /// reaps the registered children, removes the registered paths and LLVM's
 /// sys::RemoveFileOnSignal files. Async-signal-safe and allocation-free,
-/// for a process about to end without a signal: out of memory
-/// (OutOfMemory.h). The registrations stay.
+/// for a process about to end without a signal, after claimProcessEnd().
+/// The registrations stay.
 void runSignalCleanup();
 
 /// Brackets the making and registering of a path or child on a thread

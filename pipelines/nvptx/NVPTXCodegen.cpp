@@ -14,6 +14,7 @@
 
 #include "pipelines/common/Error.h"
 #include "pipelines/common/OutOfMemory.h"
+#include "pipelines/common/SignalCleanup.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -130,6 +131,9 @@ Error runGuarded(StringRef stage, function_ref<Error()> fn) {
   std::call_once(once, [] {
     install_fatal_error_handler(onFatalError);
     CrashRecoveryContext::Enable();
+    // kiln's signal handler first again, handing faults in a context on
+    // to the context's (SignalCleanup.h).
+    kiln::takeFaultsBeforeCrashRecovery();
   });
   std::string message;
   std::string *outer = fatalMessage;

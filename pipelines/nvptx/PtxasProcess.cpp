@@ -612,7 +612,10 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (!reaped) {
     while (::waitpid(pid, &status, 0) < 0) {
       if (errno != EINTR) {
-        std::string reason = std::strerror(errno);
+        int error = errno;
+        std::string reason = std::strerror(error);
+        if (error == ECHILD)
+          reason += " (is SIGCHLD ignored in this process?)";
         if (outputFd >= 0)
           drainInto(outputFd, output);
         return makeError("ptxas: cannot wait for it: " + reason + quoted());

@@ -22,6 +22,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -32,6 +33,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <random>
+#include <thread>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -612,3 +615,207 @@ TEST(PtxasProcessSignals, ASignalWhileMakingTheFilesLeavesNone) {
 }
 
 } // namespace
+
+// An embedder's process with SIGCHLD ignored: its children are reaped by
+// the kernel at once, so kiln cannot wait for ptxas. An error that says
+// so, not a wait that never ends (the `kiln` tool itself puts back the
+// default action at start: ptxas-early.test). In a child process, with
+// /bin/true as ptxas (it exits without reading its input).
+TEST(PtxasProcessSignals, SigchldIgnoredIsAnErrorThatSaysSo) {
+  int pipeFds[2];
+  ASSERT_EQ(::pipe(pipeFds), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20);
+    ::signal(SIGCHLD, SIG_IGN);
+    NVPTXBackendOptions options;
+    std::string message = "no error";
+    llvm::Expected<std::unique_ptr<PtxasProcess>> process =
+        PtxasProcess::start("/bin/true", options, /*early=*/false);
+    if (!process) {
+      message = "start: " + errorText(process.takeError());
+    } else {
+      llvm::Expected<PtxasOutput> output =
+          (*process)->assemble(".version 8.0\n", "x.ptx");
+      if (!output)
+        message = errorText(output.takeError());
+    }
+    (void)!::write(pipeFds[1], message.data(), message.size());
+    ::_exit(0);
+  }
+  ::close(pipeFds[1]);
+  std::string message;
+  char buffer[512];
+  for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof(buffer))) > 0;)
+    message.append(buffer, n);
+  ::close(pipeFds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_THAT(message, HasSubstr("No child processes"));
+  EXPECT_THAT(message, HasSubstr("is SIGCHLD ignored in this process?"));
+}
+
+namespace {
+
+/// A new folder under TEST_TMPDIR (or /tmp).
+std::string makeTestDir(const char *name) {
+  const char *base = std::getenv("TEST_TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/" +
+                        name + "-XXXXXX";
+  std::vector<char> dirName(pattern.begin(), pattern.end());
+  dirName.push_back('\0');
+  if (!::mkdtemp(dirName.data()))
+    return "";
+  return dirName.data();
+}
+
+} // namespace
+
+// Only one thread ends the process (SignalCleanup.h, claimProcessEnd): a
+// fault on another thread meanwhile waits for it, rather than running the
+// cleanup and ending the process by its signal first (helper-86: out of
+// memory on one thread and a SIGSEGV on another, exit status 139 after the
+// out-of-memory error, the two messages interleaved). Here a thread claims
+// the end, the main thread raises SIGSEGV, and the first thread finds the
+// registered file still there 300 ms later, cleans up and exits with 7.
+// Before, the SIGSEGV's handler removed the file and ended the child by
+// SIGSEGV.
+TEST(SignalCleanupEnd, AFaultOnAnotherThreadWaitsForTheEnd) {
+  std::string dir = makeTestDir("kiln-signal-end");
+  ASSERT_FALSE(dir.empty());
+  std::string file = dir + "/registered";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20); // a hang ends by SIGALRM, not by the test's timeout
+    kiln::installSignalCleanup();
+    kiln::cache::testing::writeFileOrDie(file, "registered");
+    kiln::removeOnSignal(file);
+    int ready[2];
+    if (::pipe(ready) != 0)
+      ::_exit(3);
+    std::thread ender([&] {
+      kiln::claimProcessEnd();
+      char byte = 1;
+      (void)!::write(ready[1], &byte, 1);
+      ::usleep(300000);
+      bool there = ::access(file.c_str(), F_OK) == 0;
+      kiln::runSignalCleanup();
+      ::_exit(there ? 7 : 8);
+    });
+    char byte;
+    if (::read(ready[0], &byte, 1) != 1)
+      ::_exit(4);
+    ::raise(SIGSEGV);
+    ::_exit(5);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 7)
+      << "8: the fault's handler removed the file first";
+  EXPECT_NE(::access(file.c_str(), F_OK), 0) << "the cleanup left " << file;
+  kiln::cache::fs::removeTree(dir);
+}
+
+// A fault in the thread that ends the process (in its own cleanup, say)
+// ends it at once by that signal: it does not wait for itself.
+TEST(SignalCleanupEnd, AFaultInTheEndingThreadEndsTheProcess) {
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20);
+    kiln::installSignalCleanup();
+    kiln::claimProcessEnd();
+    ::raise(SIGSEGV);
+    ::_exit(5);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGSEGV);
+}
+
+// A fault inside a guarded LLVM stage (a CrashRecoveryContext, as
+// runGuarded in NVPTXCodegen.cpp makes) still unwinds that stage with
+// kiln's handler on top: nothing registered is removed, the compile goes
+// on, and the thread's signal mask is as before. A fault outside the
+// context then cleans up and ends the process by that signal. In both
+// orders: kiln's handler installed first and put back over the context's
+// (kiln's main; takeFaultsBeforeCrashRecovery), or the context enabled
+// first (a library user's first compile reaches a guarded stage before
+// anything registers a file). In the second order, before, the recovered
+// fault went through LLVM's handler, which took itself and kiln's off:
+// the fault outside then ended the process with nothing removed.
+// Each order runs in a new process (this binary again, with
+// KILN_GUARDED_FAULT_CHILD set): the earlier tests here enable crash
+// recovery, and kiln's handler is installed once per process.
+int guardedFaultChild(const std::string &order, const std::string &file) {
+  ::alarm(20);
+  if (order == "enable-first")
+    llvm::CrashRecoveryContext::Enable();
+  kiln::installSignalCleanup();
+  kiln::cache::testing::writeFileOrDie(file, "registered");
+  kiln::removeOnSignal(file);
+  if (order == "install-first") {
+    llvm::CrashRecoveryContext::Enable();
+    kiln::takeFaultsBeforeCrashRecovery();
+  }
+  sigset_t before, after;
+  ::pthread_sigmask(SIG_SETMASK, nullptr, &before);
+  for (int round = 0; round < 2; ++round) {
+    llvm::CrashRecoveryContext context;
+    bool ok = context.RunSafely([&] {
+      if (round == 0) {
+        ::raise(SIGSEGV);
+      } else {
+        volatile int *volatile address = nullptr;
+        *address = 1; // a real fault
+      }
+    });
+    if (ok)
+      return 10 + round; // not unwound
+  }
+  ::pthread_sigmask(SIG_SETMASK, nullptr, &after);
+  if (::access(file.c_str(), F_OK) != 0)
+    return 12; // cleaned up for a recovered fault
+  for (int sig : {SIGINT, SIGTERM, SIGSEGV, SIGBUS})
+    if (sigismember(&before, sig) != sigismember(&after, sig))
+      return 13; // the mask changed
+  ::raise(SIGSEGV); // outside: cleanup, then the end by SIGSEGV
+  return 14;
+}
+
+[[maybe_unused]] const int guardedFaultChildRun = [] {
+  const char *order = std::getenv("KILN_GUARDED_FAULT_CHILD");
+  const char *file = std::getenv("KILN_GUARDED_FAULT_FILE");
+  if (order && file)
+    ::_exit(guardedFaultChild(order, file));
+  return 0;
+}();
+
+TEST(SignalCleanupEnd, AFaultInAGuardedStageUnwindsIt) {
+  for (const char *order : {"install-first", "enable-first"}) {
+    std::string dir = makeTestDir("kiln-signal-guarded");
+    ASSERT_FALSE(dir.empty());
+    std::string file = dir + "/registered";
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::setenv("KILN_GUARDED_FAULT_CHILD", order, 1);
+      ::setenv("KILN_GUARDED_FAULT_FILE", file.c_str(), 1);
+      ::execl("/proc/self/exe", "backend_test", static_cast<char *>(nullptr));
+      ::_exit(127);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status))
+        << order << ": exit status " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), SIGSEGV) << order;
+    EXPECT_NE(::access(file.c_str(), F_OK), 0)
+        << order << ": the cleanup left " << file;
+    kiln::cache::fs::removeTree(dir);
+  }
+}

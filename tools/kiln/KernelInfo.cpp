@@ -3,6 +3,7 @@
 #include "tools/kiln/KernelInfo.h"
 
 #include "dialects/tt/IR/TTTypes.h"
+#include "tools/common/NestingDepth.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -13,6 +14,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,8 +22,43 @@
 
 namespace kiln::tool {
 
+namespace {
+/// The characters of its line either side of the error's column that the
+/// nesting-depth error shows.
+constexpr size_t kExcerpt = 60;
+} // namespace
+
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context) {
+  // Input nested deeper than the parser should take: refused at the
+  // bracket that goes past the limit (NestingDepth.h).
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  llvm::StringRef text = buffer->getBuffer();
+  if (std::optional<std::size_t> offset = findNestingDeeperThan(
+          std::string_view(text.data(), text.size()), kMaxNestingDepth)) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + *offset));
+    // Printed here, with at most kExcerpt characters of the line either
+    // side of the bracket: the context's SourceMgr handler would show the
+    // whole line under the message, a MiB of brackets.
+    size_t lineStart = *offset - (column - 1);
+    size_t lineEnd = std::min(text.find('\n', *offset), text.size());
+    size_t from = std::max(lineStart, *offset - std::min<size_t>(*offset, kExcerpt));
+    size_t to = std::min(lineEnd, *offset + kExcerpt);
+    std::string where;
+    llvm::raw_string_ostream(where)
+        << buffer->getBufferIdentifier() << ":" << line << ":" << column;
+    llvm::WithColor::error(llvm::errs(), where)
+        << "nested deeper than " << kMaxNestingDepth
+        << " levels (brackets, braces, parentheses and angle brackets "
+           "together): kiln refuses such input before parsing it, as MLIR's "
+           "parser recurses once per level (real kernels nest at most about "
+           "10 deep)\n"
+        << text.slice(from, to) << "\n"
+        << std::string(*offset - from, ' ') << "^\n";
+    return nullptr;
+  }
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);

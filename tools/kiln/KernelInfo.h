@@ -36,7 +36,11 @@ namespace kiln::tool {
 /// verifies it. Before verification, an operation no dialect defines (e.g. a
 /// misspelled `"tt.reduc"` in generic form) is an error naming it at its
 /// location, and a module with no function at all is an error saying so
-/// (the verifier would report a consequence elsewhere, or nothing). Errors go
+/// (the verifier would report a consequence elsewhere, or nothing). Input
+/// nested deeper than kMaxNestingDepth (tools/common/NestingDepth.h) is an
+/// error at the bracket past the limit, before parsing (printed to stderr
+/// as FILE:LINE:COL with an excerpt of its line, not through the context's
+/// handler, which would show the whole line). Other errors go
 /// to the context's diagnostic handler; returns null after one.
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context);

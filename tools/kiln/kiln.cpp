@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 
 int main(int argc, char **argv) {
@@ -33,6 +34,18 @@ int main(int argc, char **argv) {
   // its temporaries removed, instead of a SIGABRT (OutOfMemory.h).
   kiln::installOutOfMemoryHandler(/*tool=*/true);
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
+  // kiln waits for its children (ptxas, ld.lld, tar): a SIGCHLD it was
+  // started with ignored has the kernel reap them at once, and every wait
+  // failed with ECHILD (helper-86: "ptxas: cannot wait for it: No child
+  // processes" on every compile). The default action (nothing) is put
+  // back; children inherit it.
+  struct sigaction childAction;
+  if (::sigaction(SIGCHLD, nullptr, &childAction) == 0 &&
+      !(childAction.sa_flags & SA_SIGINFO) &&
+      childAction.sa_handler == SIG_IGN) {
+    childAction.sa_handler = SIG_DFL;
+    ::sigaction(SIGCHLD, &childAction, nullptr);
+  }
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);
 

@@ -13,7 +13,8 @@ writes into the same output directory. An outcome is one of:
   ptxas-error  exit 1 with ptxas's own failure (ptxas runs under the limit
                too);
   oom-fault    ended by a signal, with kiln's "out of memory, most likely";
-anything else is reported as UNEXPECTED with its exit status and stderr.
+a failure that says "out of memory" on more than one line (two threads
+reporting), and anything else, is reported as UNEXPECTED with its exit status and stderr.
 Whatever the outcome, TMPDIR must be empty and the output directory must
 hold no kiln staging folder. Prints one line per run and a summary.
 """
@@ -28,6 +29,10 @@ import time
 STEP = int(os.environ.get("KILN_SWEEP_STEP_MIB", "1")) << 20
 FIRST = 1 << 20
 MOST = 120
+# KILN_SWEEP_FROM_MIB: the first limit's distance above the mapping at
+# start (default 1); KILN_SWEEP_REPEATS: runs per limit (default 1).
+FIRST = int(os.environ.get("KILN_SWEEP_FROM_MIB", "1")) << 20
+REPEATS = int(os.environ.get("KILN_SWEEP_REPEATS", "1"))
 
 
 def mapped_at_start(kiln):
@@ -58,9 +63,9 @@ def main():
     counts = {}
     unexpected = 0
     in_a_row = 0
-    for step in range(MOST):
-        limit = base + FIRST + step * STEP
-        tmp = os.path.join(work, f"tmp-{step}")
+    for run_index in range(MOST * REPEATS):
+        limit = base + FIRST + (run_index // REPEATS) * STEP
+        tmp = os.path.join(work, f"tmp-{run_index}")
         os.makedirs(tmp)
 
         def limited():
@@ -72,7 +77,13 @@ def main():
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, errors="replace")
         err = run.stderr
-        if run.returncode == 0:
+        # One thread reports; the others wait for the end (helper-86: an
+        # out-of-memory error and a fault's "most likely" line, interleaved,
+        # and exit status 139).
+        reports = sum(1 for line in err.splitlines() if "out of memory" in line)
+        if run.returncode != 0 and reports > 1:
+            kind = "UNEXPECTED"
+        elif run.returncode == 0:
             kind = "ok"
         elif run.returncode == 1 and "out of memory" in err:
             kind = "oom-error"
@@ -99,10 +110,10 @@ def main():
         if not left:
             os.rmdir(tmp)
         in_a_row = in_a_row + 1 if kind == "ok" else 0
-        if in_a_row == 3:
+        if in_a_row == 3 * REPEATS:
             break
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    print(f"sweep: {'ended with three compiles in a row' if in_a_row == 3 else 'no three compiles in a row'}"
+    print(f"sweep: {'ended with three compiles in a row' if in_a_row == 3 * REPEATS else 'no three compiles in a row'}"
           f", {unexpected} unexpected")
 
 
