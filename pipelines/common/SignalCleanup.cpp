@@ -410,40 +410,48 @@ void explainFault(int sig, const siginfo_t *info, const void *context) {
 void onSignal(int sig, siginfo_t *info, void *context) {
   int index = signalIndex(sig);
   bool fault = index >= static_cast<int>(std::size(kSignals));
-  const struct sigaction *recovery = nullptr;
-  // A fault inside a guarded LLVM stage goes to its CrashRecoveryContext,
-  // which unwinds the stage (longjmp) with the thread's signal mask as it
-  // was before this handler ran. Its handler is the one kiln's was put
-  // back over (takeFaultsBeforeCrashRecovery), or, where kiln's was
-  // installed after CrashRecoveryContext::Enable(), the one in place then
-  // (not LLVM's, installed in between: its handler takes itself and
-  // kiln's off, and the process's next fault then ended it with nothing
-  // cleaned up).
-  if (fault && crashRecoveryTaken.load(std::memory_order_acquire) &&
-      crashRecovery[index - std::size(kSignals)].sa_handler &&
-      llvm::CrashRecoveryContext::GetCurrent())
-    recovery = &crashRecovery[index - std::size(kSignals)];
-  if (recovery) {
-    if (context)
-      ::pthread_sigmask(SIG_SETMASK,
-                        &static_cast<ucontext_t *>(context)->uc_sigmask,
-                        nullptr);
-    if (recovery->sa_flags & SA_SIGINFO)
-      recovery->sa_sigaction(sig, info, context);
-    else
-      recovery->sa_handler(sig);
-    return;
-  }
   int savedErrno = errno;
   // Sent by a process (kill, sigqueue, raise, abort(): si_code at most 0)
   // rather than a fault of an instruction; and sent by another process.
+  // kiln's own raise() and abort() come as SI_TKILL, a kill() of its own
+  // pid as SI_USER, both with its pid: codes the kernel lets no other
+  // process give (rt_sigqueueinfo(2)), unlike the pid of a sigqueue'd
+  // signal (helper-87 forged it).
   bool sent = !info || info->si_code <= 0;
-  bool sentByOther = sent && (!info || info->si_pid != ::getpid());
+  bool own = info && info->si_pid == ::getpid() &&
+             (info->si_code == SI_TKILL || info->si_code == SI_USER);
+  bool sentByOther = sent && !own;
   // A fault signal kiln was started with ignored, sent by another process
   // (helper-86: `trap '' SEGV`, then `kill -SEGV`): ignored, as before
   // (the cleanup ran, and the compile went on without its files).
   if (fault && sentByOther && faultIgnored[index - std::size(kSignals)]) {
     errno = savedErrno;
+    return;
+  }
+  // A fault inside a guarded LLVM stage goes to its CrashRecoveryContext,
+  // which unwinds the stage (longjmp) with the thread's signal mask as it
+  // was before this handler ran; not one another process sent (helper-87:
+  // a `kill -SEGV` during codegen failed the compile with "LLVM
+  // crashed"). Its handler is the one kiln's was put back over
+  // (takeFaultsBeforeCrashRecovery), or, where kiln's was installed after
+  // CrashRecoveryContext::Enable(), the one in place then (not LLVM's,
+  // installed in between: its handler takes itself and kiln's off, and
+  // the process's next fault then ended it with nothing cleaned up).
+  if (fault && !sentByOther &&
+      crashRecoveryTaken.load(std::memory_order_acquire) &&
+      crashRecovery[index - std::size(kSignals)].sa_handler &&
+      llvm::CrashRecoveryContext::GetCurrent()) {
+    const struct sigaction &recovery =
+        crashRecovery[index - std::size(kSignals)];
+    if (context)
+      ::pthread_sigmask(SIG_SETMASK,
+                        &static_cast<ucontext_t *>(context)->uc_sigmask,
+                        nullptr);
+    errno = savedErrno;
+    if (recovery.sa_flags & SA_SIGINFO)
+      recovery.sa_sigaction(sig, info, context);
+    else
+      recovery.sa_handler(sig);
     return;
   }
   // Another thread that ends the process (its cleanup, then its exit)

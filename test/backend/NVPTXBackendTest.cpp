@@ -754,6 +754,33 @@ TEST(SignalCleanupEnd, AFaultInTheEndingThreadEndsTheProcess) {
 // recovery, and kiln's handler is installed once per process.
 int guardedFaultChild(const std::string &order, const std::string &file) {
   ::alarm(20);
+  if (order == "sent" || order == "ignored-sent") {
+    // A SIGSEGV another process sends while a guarded stage runs: not a
+    // crash of that stage (helper-87: `kill -SEGV` during codegen failed
+    // the compile with "LLVM crashed"), but the end of the process after
+    // the cleanup, or nothing where kiln was started with it ignored.
+    if (order == "ignored-sent")
+      ::signal(SIGSEGV, SIG_IGN);
+    kiln::installSignalCleanup();
+    kiln::cache::testing::writeFileOrDie(file, "registered");
+    kiln::removeOnSignal(file);
+    llvm::CrashRecoveryContext::Enable();
+    kiln::takeFaultsBeforeCrashRecovery();
+    llvm::CrashRecoveryContext context;
+    bool ok = context.RunSafely([] {
+      pid_t self = ::getpid();
+      pid_t sender = ::fork();
+      if (sender == 0) {
+        ::kill(self, SIGSEGV);
+        ::_exit(0);
+      }
+      // Delivered by the time waitpid returns (to this, the only thread).
+      ::waitpid(sender, nullptr, 0);
+    });
+    if (!ok)
+      return 20; // taken for a crash of the stage
+    return ::access(file.c_str(), F_OK) == 0 ? 21 : 22;
+  }
   if (order == "enable-first")
     llvm::CrashRecoveryContext::Enable();
   kiln::installSignalCleanup();
@@ -795,6 +822,38 @@ int guardedFaultChild(const std::string &order, const std::string &file) {
     ::_exit(guardedFaultChild(order, file));
   return 0;
 }();
+
+TEST(SignalCleanupEnd, AFaultSentDuringAGuardedStageIsNoCrashOfIt) {
+  for (const char *order : {"sent", "ignored-sent"}) {
+    std::string dir = makeTestDir("kiln-signal-sent");
+    ASSERT_FALSE(dir.empty());
+    std::string file = dir + "/registered";
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::setenv("KILN_GUARDED_FAULT_CHILD", order, 1);
+      ::setenv("KILN_GUARDED_FAULT_FILE", file.c_str(), 1);
+      ::execl("/proc/self/exe", "backend_test", static_cast<char *>(nullptr));
+      ::_exit(127);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    if (std::string(order) == "sent") {
+      ASSERT_TRUE(WIFSIGNALED(status))
+          << order << ": exit status " << WEXITSTATUS(status)
+          << " (20: taken for a crash of the stage)";
+      EXPECT_EQ(WTERMSIG(status), SIGSEGV);
+      EXPECT_NE(::access(file.c_str(), F_OK), 0)
+          << order << ": the cleanup left " << file;
+    } else {
+      ASSERT_TRUE(WIFEXITED(status)) << order << ": ended by signal "
+                                     << WTERMSIG(status);
+      EXPECT_EQ(WEXITSTATUS(status), 21)
+          << order << ": 20: taken for a crash; 22: cleaned up";
+    }
+    kiln::cache::fs::removeTree(dir);
+  }
+}
 
 TEST(SignalCleanupEnd, AFaultInAGuardedStageUnwindsIt) {
   for (const char *order : {"install-first", "enable-first"}) {

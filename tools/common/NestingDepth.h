@@ -30,11 +30,14 @@ constexpr unsigned kMaxNestingDepth = 1000;
 
 /// Scans MLIR text for brackets, braces, parentheses and angle brackets
 /// nested, all kinds together, deeper than `limit`: returns the byte offset
-/// of the first opening one past it, or std::nullopt. String literals
-/// (with their backslash escapes) and `//` comments are skipped; the `>`
-/// of `->` closes nothing. An unmatched closing one, or a `>` of an
-/// integer set's `>=`, counts down to no lower than 0, so the depth it
-/// measures is never more than the parser's.
+/// of the first opening one past it, or std::nullopt. A run of minus signs
+/// with only whitespace between them (unary minus in an affine expression)
+/// counts one level per sign on top. String literals (with their
+/// backslash escapes) and `//` comments are skipped; the `>` of `->` and
+/// of an integer set's `>=` closes nothing. An unmatched closing one
+/// counts down to no lower than 0: in input the parser takes, every
+/// closing one closes a level it entered, so input nested deeper than the
+/// limit cannot pass by closing more than it opened.
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
                                                  unsigned limit);
 

@@ -10,9 +10,13 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -26,6 +30,160 @@ namespace {
 /// The characters of its line either side of the error's column that the
 /// nesting-depth error shows.
 constexpr size_t kExcerpt = 60;
+
+/// The nesting depth of an attribute or type and its size written out in
+/// full (its sub-elements at every depth, counted once per use, saturating
+/// at kSizeCap).
+struct Shape {
+  unsigned depth = 0;
+  uint64_t size = 0;
+};
+constexpr uint64_t kSizeCap = uint64_t(1) << 40;
+
+/// Measures attributes and types without recursion (a chain of aliases
+/// 100,000 deep would overflow the stack of a recursive walk), each
+/// distinct one once.
+class ShapeMeter {
+public:
+  Shape measure(mlir::Attribute attr) {
+    return measure(attr.getAsOpaquePointer(), /*isType=*/false);
+  }
+  Shape measure(mlir::Type type) {
+    return measure(type.getAsOpaquePointer(), /*isType=*/true);
+  }
+
+private:
+  using Node = std::pair<const void *, bool>;
+  struct Frame {
+    Node node;
+    llvm::SmallVector<Node, 4> children;
+    unsigned next = 0;
+  };
+
+  void push(Node node) {
+    Frame frame{node, {}, 0};
+    auto addAttr = [&](mlir::Attribute child) {
+      if (child)
+        frame.children.push_back({child.getAsOpaquePointer(), false});
+    };
+    auto addType = [&](mlir::Type child) {
+      if (child)
+        frame.children.push_back({child.getAsOpaquePointer(), true});
+    };
+    if (node.second)
+      mlir::Type::getFromOpaquePointer(node.first)
+          .walkImmediateSubElements(addAttr, addType);
+    else
+      mlir::Attribute::getFromOpaquePointer(node.first)
+          .walkImmediateSubElements(addAttr, addType);
+    inProgress.insert(node.first);
+    stack.push_back(std::move(frame));
+  }
+
+  Shape measure(const void *root, bool isType) {
+    if (auto it = done.find(root); it != done.end())
+      return it->second;
+    push({root, isType});
+    while (!stack.empty()) {
+      size_t top = stack.size() - 1;
+      if (stack[top].next < stack[top].children.size()) {
+        Node child = stack[top].children[stack[top].next++];
+        // A mutable (recursive) type met again on its own path is a leaf.
+        if (!done.count(child.first) && !inProgress.count(child.first))
+          push(child);
+        continue;
+      }
+      Shape shape{1, 1};
+      for (Node child : stack[top].children) {
+        auto it = done.find(child.first);
+        if (it == done.end())
+          continue;
+        shape.depth = std::max(shape.depth, it->second.depth + 1);
+        shape.size = std::min(kSizeCap, shape.size + it->second.size);
+      }
+      done[stack[top].node.first] = shape;
+      inProgress.erase(stack[top].node.first);
+      stack.pop_back();
+    }
+    return done[root];
+  }
+
+  llvm::DenseMap<const void *, Shape> done;
+  llvm::DenseSet<const void *> inProgress;
+  llvm::SmallVector<Frame, 16> stack;
+};
+
+/// The largest attribute or type (written out in full, sub-elements at
+/// every depth counted once per use) kiln takes: an alias that refers to
+/// the one before twice doubles it with each line (helper-87: 26 lines of
+/// `#aN = [#aN-1, #aN-1]` gave a 225 MB .kgpu.mlir, 22 lines of `tuple`
+/// types a 40 MB error message).
+constexpr uint64_t kMaxWrittenOutSize = uint64_t(1) << 20;
+
+/// The deepest attribute or type kiln takes: twice kMaxNestingDepth, as
+/// the structure counts levels the text does not show (an argument's type
+/// sits in the function type, in a TypeAttr, in the attribute dictionary:
+/// 999 nested `!tt.ptr<` written out are 1003 levels). helper-87's chain
+/// of 10,000 aliases compiled under an 8 MiB stack, 30,000 did not.
+constexpr unsigned kMaxStructureDepth = 2 * kMaxNestingDepth;
+
+/// Refuses an attribute or type, an operation's (its attributes, result
+/// and block argument types, location), nested deeper than
+/// kMaxStructureDepth or larger than kMaxWrittenOutSize written out: aliases
+/// (`#a1 = [#a0]`, `!t1 = !tt.ptr<!t0>`) build either from shallow, short
+/// text that findNestingDeeperThan passes. helper-87: 30,000 such lines
+/// overflowed an 8 MiB stack, and 300,000 took 129 s in the printer's
+/// alias pass (quadratic in the depth).
+bool checkAttributeAndTypeShapes(mlir::ModuleOp module) {
+  ShapeMeter meter;
+  bool ok = true;
+  module->walk([&](mlir::Operation *op) {
+    // The first of them over a limit.
+    std::optional<Shape> worst;
+    bool inLocation = false;
+    auto consider = [&](Shape shape, bool location) {
+      if (!worst && (shape.depth > kMaxStructureDepth ||
+                     shape.size > kMaxWrittenOutSize)) {
+        worst = shape;
+        inLocation = location;
+      }
+    };
+    consider(meter.measure(op->getAttrDictionary()), false);
+    consider(meter.measure(mlir::Attribute(op->getLoc())), true);
+    for (mlir::Type type : op->getResultTypes())
+      consider(meter.measure(type), false);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::BlockArgument argument : block.getArguments()) {
+          consider(meter.measure(argument.getType()), false);
+          consider(meter.measure(mlir::Attribute(argument.getLoc())), true);
+        }
+    if (!worst)
+      return mlir::WalkResult::advance();
+    // Not at a location that is itself too deep to print.
+    mlir::InFlightDiagnostic error = mlir::emitError(
+        inLocation ? mlir::Location(mlir::UnknownLoc::get(module.getContext()))
+                   : op->getLoc());
+    error << "'" << op->getName() << "' has an attribute or type";
+    if (inLocation)
+      error << " (its location)";
+    if (worst->depth > kMaxStructureDepth)
+      error << " nested " << worst->depth << " levels deep";
+    else
+      error << " of "
+            << (worst->size >= kSizeCap ? "over 2^40"
+                                        : std::to_string(worst->size))
+            << " parts written out in full";
+    error << " (through aliases that refer to others): kiln refuses more "
+             "than "
+          << kMaxStructureDepth << " levels or " << kMaxWrittenOutSize
+          << " parts";
+    ok = false;
+    return mlir::WalkResult::interrupt();
+  });
+  return ok;
+}
+
 } // namespace
 
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
@@ -44,25 +202,47 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
     // whole line under the message, a MiB of brackets.
     size_t lineStart = *offset - (column - 1);
     size_t lineEnd = std::min(text.find('\n', *offset), text.size());
+    if (lineEnd > lineStart && text[lineEnd - 1] == '\r')
+      --lineEnd; // CRLF
     size_t from = std::max(lineStart, *offset - std::min<size_t>(*offset, kExcerpt));
-    size_t to = std::min(lineEnd, *offset + kExcerpt);
+    size_t to = std::max(std::min(lineEnd, *offset + kExcerpt), *offset + 1);
+    // Whole UTF-8 characters only (no continuation byte at either end).
+    auto continuation = [&](size_t at) {
+      return at < text.size() &&
+             (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+    };
+    while (from < *offset && continuation(from))
+      ++from;
+    while (to > *offset + 1 && continuation(to))
+      --to;
+    // The caret under the bracket: a tab where the excerpt has one, a
+    // space per other character.
+    std::string caret;
+    for (size_t at = from; at < *offset; ++at)
+      if (text[at] == '\t')
+        caret += '\t';
+      else if (!continuation(at))
+        caret += ' ';
+    caret += '^';
     std::string where;
     llvm::raw_string_ostream(where)
         << buffer->getBufferIdentifier() << ":" << line << ":" << column;
     llvm::WithColor::error(llvm::errs(), where)
         << "nested deeper than " << kMaxNestingDepth
-        << " levels (brackets, braces, parentheses and angle brackets "
-           "together): kiln refuses such input before parsing it, as MLIR's "
-           "parser recurses once per level (real kernels nest at most about "
-           "10 deep)\n"
+        << " levels (brackets, braces, parentheses, angle brackets and "
+           "unary minus signs together): kiln refuses such input before "
+           "parsing it, as MLIR's parser recurses once per level (real "
+           "kernels nest at most about 10 deep)\n"
         << text.slice(from, to) << "\n"
-        << std::string(*offset - from, ' ') << "^\n";
+        << caret << "\n";
     return nullptr;
   }
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   if (!module)
+    return nullptr;
+  if (!checkAttributeAndTypeShapes(*module))
     return nullptr;
   bool unknown = false;
   module->walk([&](mlir::Operation *op) {

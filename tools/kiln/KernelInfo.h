@@ -40,7 +40,11 @@ namespace kiln::tool {
 /// nested deeper than kMaxNestingDepth (tools/common/NestingDepth.h) is an
 /// error at the bracket past the limit, before parsing (printed to stderr
 /// as FILE:LINE:COL with an excerpt of its line, not through the context's
-/// handler, which would show the whole line). Other errors go
+/// handler, which would show the whole line). After parsing, an attribute
+/// or type (an operation's attributes, result and block argument types,
+/// locations) nested more than 2000 levels deep or of more than 2^20 parts
+/// written out in full, which aliases build from short text, is an error
+/// at that operation. Other errors go
 /// to the context's diagnostic handler; returns null after one.
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context);
