@@ -39,6 +39,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -239,6 +240,34 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
   }
   return std::move(process);
 }
+
+namespace {
+
+/// For ptxas ended by a signal: the memory limits it inherited from kiln
+/// (`ulimit -v`, `ulimit -d`), which it may have run out of. ptxas 13.0
+/// under `ulimit -d` below about 67 MB ends by SIGSEGV with nothing
+/// printed (helper-86). Empty with neither set.
+std::string memoryLimitHint() {
+  std::string limits;
+  struct {
+    int resource;
+    const char *name;
+  } known[] = {{RLIMIT_AS, "ulimit -v"}, {RLIMIT_DATA, "ulimit -d"}};
+  for (const auto &limit : known) {
+    struct rlimit value;
+    if (::getrlimit(limit.resource, &value) != 0 ||
+        value.rlim_cur == RLIM_INFINITY)
+      continue;
+    limits += (limits.empty() ? "" : ", ") + std::string(limit.name) + " " +
+              std::to_string(value.rlim_cur >> 10) + " KiB";
+  }
+  if (limits.empty())
+    return "";
+  return " (ptxas ran under the memory limit kiln has, " + limits +
+         ": it may have run out of memory)";
+}
+
+} // namespace
 
 std::string PtxasProcess::archHint(StringRef log) const {
   // "ptxas fatal : Value 'sm_70' is not defined for option 'gpu-name'":
@@ -632,8 +661,8 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (WIFSIGNALED(status))
     return makeError("ptxas crashed (signal " + Twine(WTERMSIG(status)) + ", " +
                      strsignal(WTERMSIG(status)) + ") assembling " +
-                     displayName + " for " + arch + ":\n" +
-                     StringRef(message).rtrim());
+                     displayName + " for " + arch + memoryLimitHint() +
+                     ":\n" + StringRef(message).rtrim());
   int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (rc != 0)
     return makeError("ptxas failed with exit status " + Twine(rc) +
