@@ -2,11 +2,32 @@
 
 #include "tools/common/NestingDepth.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <string>
+
 namespace kiln::tool {
 
+namespace {
+bool isIdentifierChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.';
+}
+} // namespace
+
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
-                                                 unsigned limit) {
+                                                 unsigned limit,
+                                                 InputProblem *problem) {
+  if (problem)
+    *problem = InputProblem::Deep;
   unsigned depth = 0;
+  // The affine map or integer set being read: where it starts, and the
+  // depth inside its `<`.
+  std::size_t affineStart = std::string_view::npos;
+  unsigned affineDepth = 0;
   // Minus signs in a row with only whitespace between them: unary minus,
   // which MLIR's affine expression parser takes one recursion per sign
   // (helper-87: `(d0) -> (- - - ... d0)` with a million signs overflowed
@@ -15,19 +36,46 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
   const std::size_t size = text.size();
   for (std::size_t i = 0; i < size; ++i) {
     char c = text[i];
-    if (c != '-' && c != ' ' && c != '\t' && c != '\n' && c != '\r')
+    bool comment = c == '/' && i + 1 < size && text[i + 1] == '/';
+    // A comment is whitespace to MLIR's lexer: it does not end a run of
+    // minus signs (helper-88: `-//` a million times overflowed the stack).
+    if (c != '-' && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+        !comment)
       minusRun = 0;
+    // An affine map or integer set longer than kMaxAffineText: MLIR
+    // simplifies its expressions in time that grows with the square of
+    // their length (helper-88: 200,000 terms of `d0 * s0 * s0 ...`, 176 s).
+    if (affineStart != std::string_view::npos &&
+        i - affineStart > kMaxAffineText) {
+      if (problem)
+        *problem = InputProblem::LongAffine;
+      return affineStart;
+    }
     switch (c) {
     case '"':
-      // To the closing quote; an escape takes the character after it.
-      for (++i; i < size && text[i] != '"'; ++i)
+      // To the closing quote; an escape takes the character after it. A
+      // line break ends it too (the lexer's error there).
+      for (++i; i < size && text[i] != '"' && text[i] != '\n' &&
+                text[i] != '\r';
+           ++i)
         if (text[i] == '\\')
           ++i;
       break;
     case '/':
-      if (i + 1 < size && text[i + 1] == '/') {
-        std::size_t end = text.find('\n', i);
+      // To the end of the line: a CR ends it too, as in MLIR's lexer
+      // (helper-88: `//` then CR, and the rest of the file went uncounted).
+      if (comment) {
+        std::size_t end = text.find_first_of("\n\r", i);
         i = end == std::string_view::npos ? size : end;
+      }
+      break;
+    case 'a':
+      if (affineStart == std::string_view::npos &&
+          (i == 0 || !isIdentifierChar(text[i - 1])) &&
+          (text.substr(i, 11) == "affine_map<" ||
+           text.substr(i, 11) == "affine_set<")) {
+        affineStart = i;
+        affineDepth = depth + 1;
       }
       break;
     case '-':
@@ -57,12 +105,169 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     case '}':
       if (depth > 0)
         --depth;
+      if (depth < affineDepth)
+        affineStart = std::string_view::npos;
       break;
     default:
       break;
     }
   }
   return std::nullopt;
+}
+
+namespace {
+/// The characters of its line either side of the error's column that the
+/// nesting-depth error shows.
+constexpr std::size_t kExcerpt = 60;
+} // namespace
+
+std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
+  struct Shape {
+    uint64_t size;
+    unsigned depth;
+  };
+  constexpr uint64_t kCap = uint64_t(1) << 40;
+  llvm::StringMap<Shape> aliases;
+  const std::size_t size = text.size();
+  std::size_t lineStart = 0;
+  while (lineStart < size) {
+    std::size_t i = lineStart;
+    while (i < size && (text[i] == ' ' || text[i] == '\t'))
+      ++i;
+    std::size_t next = text.find('\n', i);
+    next = next == std::string_view::npos ? size : next + 1;
+    // `#name =` or `!name =`: a definition.
+    std::size_t nameStart = i;
+    std::size_t j = i + 1;
+    if (i < size && (text[i] == '#' || text[i] == '!')) {
+      while (j < size && isIdentifierChar(text[j]))
+        ++j;
+    }
+    std::size_t eq = j;
+    while (eq < size && (text[eq] == ' ' || text[eq] == '\t'))
+      ++eq;
+    if (j == i + 1 || j >= size || eq >= size || text[eq] != '=' ||
+        (eq + 1 < size && text[eq + 1] == '=')) {
+      lineStart = next;
+      continue;
+    }
+    // The body: to the end of the line on which its brackets close.
+    Shape shape{1, 1};
+    unsigned depth = 0;
+    std::size_t k = eq + 1;
+    for (; k < size; ++k) {
+      char c = text[k];
+      if (c == '"') {
+        for (++k; k < size && text[k] != '"' && text[k] != '\n'; ++k)
+          if (text[k] == '\\')
+            ++k;
+      } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+        ++depth;
+      } else if ((c == ')' || c == ']' || c == '}' ||
+                  (c == '>' && text[k - 1] != '-')) &&
+                 depth > 0) {
+        --depth;
+      } else if (c == '\n' && depth == 0) {
+        break;
+      } else if ((c == '#' || c == '!') && k + 1 < size &&
+                 isIdentifierChar(text[k + 1])) {
+        std::size_t end = k + 1;
+        while (end < size && isIdentifierChar(text[end]))
+          ++end;
+        auto it = aliases.find(llvm::StringRef(text.data() + k, end - k));
+        if (it != aliases.end()) {
+          shape.size = std::min(kCap, shape.size + it->second.size);
+          shape.depth = std::max(shape.depth, it->second.depth + 1);
+        }
+        k = end - 1;
+      }
+    }
+    if (shape.size > kMaxWrittenOutSize || shape.depth > kMaxStructureDepth)
+      return AliasBeyondLimits{nameStart, shape.size, shape.depth};
+    aliases[llvm::StringRef(text.data() + nameStart, j - nameStart)] = shape;
+    std::size_t after = text.find('\n', k);
+    lineStart = after == std::string_view::npos ? size : after + 1;
+  }
+  return std::nullopt;
+}
+
+bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
+                             llvm::raw_ostream &os) {
+  std::string_view view(text.data(), text.size());
+  InputProblem problem = InputProblem::Deep;
+  std::optional<std::size_t> found =
+      findNestingDeeperThan(view, kMaxNestingDepth, &problem);
+  std::string message;
+  llvm::raw_string_ostream out(message);
+  if (found && problem == InputProblem::Deep) {
+    out << "nested deeper than " << kMaxNestingDepth
+        << " levels (brackets, braces, parentheses, angle brackets and unary "
+           "minus signs together): kiln refuses such input before parsing "
+           "it, as MLIR's parser recurses once per level (real kernels nest "
+           "at most about 10 deep)";
+  } else if (found) {
+    out << "an affine map or integer set longer than " << kMaxAffineText
+        << " bytes: kiln refuses it before parsing, as MLIR simplifies its "
+           "expressions in time that grows with the square of their length";
+  } else if (std::optional<AliasBeyondLimits> alias =
+                 findAliasBeyondLimits(view)) {
+    found = alias->offset;
+    llvm::StringRef aliasName = text.substr(alias->offset).take_while(
+        [](char c) { return c == '#' || c == '!' || isIdentifierChar(c); });
+    out << "alias '" << aliasName << "' stands for ";
+    if (alias->size > kMaxWrittenOutSize)
+      out << (alias->size >= (uint64_t(1) << 40)
+                  ? std::string("over 2^40")
+                  : std::to_string(alias->size))
+          << " parts written out in full";
+    else
+      out << alias->depth << " levels of aliases";
+    out << " (aliases that refer to others): kiln refuses more than "
+        << kMaxWrittenOutSize << " parts or " << kMaxStructureDepth
+        << " levels before parsing, as MLIR writes such attributes and types "
+           "out in full in messages and output";
+  } else {
+    return false;
+  }
+  std::size_t offset = *found;
+  llvm::StringRef before = text.take_front(offset);
+  std::size_t line = before.count('\n') + 1;
+  std::size_t lineStart = before.rfind('\n');
+  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+  std::size_t column = offset - lineStart + 1;
+  std::size_t lineEnd = std::min(text.find('\n', offset), text.size());
+  if (lineEnd > lineStart && text[lineEnd - 1] == '\r')
+    --lineEnd; // CRLF
+  std::size_t from =
+      std::max(lineStart, offset - std::min<std::size_t>(offset, kExcerpt));
+  std::size_t to = std::max(std::min(lineEnd, offset + kExcerpt), offset + 1);
+  // Whole UTF-8 characters only (no continuation byte at either end).
+  auto continuation = [&](std::size_t at) {
+    return at < text.size() &&
+           (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+  };
+  while (from < offset && continuation(from))
+    ++from;
+  while (to > offset + 1 && continuation(to))
+    --to;
+  // Other CRs in the excerpt (a line MLIR's lexer broke at CR) as spaces.
+  std::string excerpt = text.slice(from, to).str();
+  std::replace(excerpt.begin(), excerpt.end(), '\r', ' ');
+  // The caret under the place: a tab where the excerpt has one, a space
+  // per other character.
+  std::string caret;
+  for (std::size_t at = from; at < offset; ++at)
+    if (text[at] == '\t')
+      caret += '\t';
+    else if (!continuation(at))
+      caret += ' ';
+  caret += '^';
+  std::string where;
+  llvm::raw_string_ostream(where) << name << ":" << line << ":" << column;
+  llvm::WithColor::error(os, where) << message << "\n"
+                                    << excerpt << "\n"
+                                    << caret << "\n";
+  return true;
 }
 
 } // namespace kiln::tool

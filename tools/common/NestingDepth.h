@@ -8,18 +8,25 @@
 // main thread's stack (a SIGSEGV: the stack grows only until it meets the
 // mappings below it, whatever `ulimit -s` says), and 100,000 nested
 // `!tt.ptr<` took 45 s, 30,000 nested `scf.if` regions 34 s. Real kernels
-// nest at most 9 deep (the corpus and kiln's tests). The command-line
-// compiler refuses input nested deeper than kMaxNestingDepth before it
-// parses it.
+// nest at most 9 deep (the corpus and kiln's tests). `kiln` and
+// `kiln-opt` refuse input nested deeper than kMaxNestingDepth before they
+// parse it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KILN_TOOLS_COMMON_NESTINGDEPTH_H
 #define KILN_TOOLS_COMMON_NESTINGDEPTH_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
 
 namespace kiln::tool {
 
@@ -28,18 +35,80 @@ namespace kiln::tool {
 /// well under a MiB of stack per kind of construct.
 constexpr unsigned kMaxNestingDepth = 1000;
 
+/// The longest affine map or integer set (`affine_map<...>`,
+/// `affine_set<...>`, in bytes) kiln's parser is given: MLIR simplifies
+/// their expressions in time that grows with the square of their length
+/// (helper-88: 10,000 terms of `d0 * s0 * ...` took 0.4 s, 200,000 took
+/// 176 s). TTIR has none.
+constexpr std::size_t kMaxAffineText = 16384;
+
+/// The deepest attribute or type kiln takes (text with aliases, or parsed):
+/// twice kMaxNestingDepth, as a structure counts levels its text does not
+/// show (an argument's type sits in the function type, in a TypeAttr, in
+/// the attribute dictionary: 999 nested `!tt.ptr<` written out are 1003
+/// levels). helper-87's chain of 10,000 aliases compiled under an 8 MiB
+/// stack, 30,000 did not.
+constexpr unsigned kMaxStructureDepth = 2 * kMaxNestingDepth;
+
+/// The largest attribute or type kiln takes, in parts written out in full
+/// (sub-elements at every depth, counted once per use): an alias that
+/// refers to the one before twice doubles it with each line (helper-87:
+/// 26 lines of `#aN = [#aN-1, #aN-1]` gave a 225 MB .kgpu.mlir; helper-88:
+/// 30 lines as an op's properties, gigabytes of a parser error message).
+constexpr uint64_t kMaxWrittenOutSize = uint64_t(1) << 20;
+
+/// What findNestingDeeperThan found.
+enum class InputProblem {
+  Deep,       ///< nested deeper than the limit
+  LongAffine, ///< an affine map or integer set longer than kMaxAffineText
+};
+
 /// Scans MLIR text for brackets, braces, parentheses and angle brackets
 /// nested, all kinds together, deeper than `limit`: returns the byte offset
 /// of the first opening one past it, or std::nullopt. A run of minus signs
-/// with only whitespace between them (unary minus in an affine expression)
-/// counts one level per sign on top. String literals (with their
-/// backslash escapes) and `//` comments are skipped; the `>` of `->` and
-/// of an integer set's `>=` closes nothing. An unmatched closing one
-/// counts down to no lower than 0: in input the parser takes, every
-/// closing one closes a level it entered, so input nested deeper than the
-/// limit cannot pass by closing more than it opened.
+/// with only whitespace and comments between them (unary minus in an
+/// affine expression) counts one level per sign on top. String literals
+/// (with their backslash escapes; a line break ends one, as the lexer's
+/// error) and `//` comments (to LF or CR, as in MLIR's lexer) are skipped;
+/// the `>` of `->` and of an integer set's `>=` closes nothing. An
+/// unmatched closing one counts down to no lower than 0: in input the
+/// parser takes, every closing one closes a level it entered, so input
+/// nested deeper than the limit cannot pass by closing more than it
+/// opened. Also returns the start of an affine map or integer set longer
+/// than kMaxAffineText; `problem`, where given, says which it found.
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
-                                                 unsigned limit);
+                                                 unsigned limit,
+                                                 InputProblem *problem = nullptr);
+
+/// An alias definition (`#name = ...`, `!name = ...` at the start of a
+/// line) that stands for more than kMaxWrittenOutSize parts or
+/// kMaxStructureDepth levels once the aliases it refers to are written
+/// out: where its name starts, and its size and depth (size saturating at
+/// 2^40). A part is a reference to an earlier alias (its own parts) or the
+/// definition itself; a reference to a name not defined before counts
+/// nothing.
+struct AliasBeyondLimits {
+  std::size_t offset;
+  uint64_t size;
+  unsigned depth;
+};
+std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text);
+
+/// Checks `text`, the contents of the file `name`, with
+/// findNestingDeeperThan (kMaxNestingDepth) and findAliasBeyondLimits.
+/// Beyond a limit, writes to `os` (in color where it is a terminal)
+///   NAME:LINE:COL: error: nested deeper than 1000 levels (...)
+///   EXCERPT
+///   CARET
+/// (or "an affine map longer than ...", "alias ... stands for ...") with
+/// at most 60 characters of the line either side of the place (whole UTF-8
+/// characters, no CR; the caret line has a tab where the excerpt has one),
+/// and returns true; else writes nothing and returns false. LINE and COL
+/// count from 1, COL in bytes, as MLIR's diagnostics do. The excerpt, not
+/// the whole line (a MiB of brackets, where MLIR's SourceMgr diagnostic
+/// handler would print it all).
+bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
+                             llvm::raw_ostream &os);
 
 } // namespace kiln::tool
 

@@ -11,6 +11,7 @@
 #include "dialects/tt/IR/TTOps.h"
 #include "pipelines/amdgpu/AMDGPUPipeline.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
+#include "tools/common/NestingDepth.h"
 #include "tools/common/StackLimit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,12 +21,15 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/PrettyStackTrace.h"
 
 #include <cstring>
@@ -111,6 +115,37 @@ int main(int argc, char **argv) {
   kiln::pipelines::registerAMDGPUPipeline();
   // Generic transforms: canonicalize, cse, inline, symbol-dce, sccp, ...
   mlir::registerTransformsPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "kiln optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // --show-dialects and --list-passes read no input: MLIR's driver.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(
+        argc, argv, inputFilename, outputFilename, registry));
+  // Read once here (stdin cannot be read twice): input nested deeper than
+  // MLIR's parser should take is refused before it recurses into it
+  // (tools/common/NestingDepth.h; a million nested `[` overflowed the
+  // stack, with LLVM's stack dump as the only message).
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (kiln::tool::reportInputBeyondLimits(input->getBufferIdentifier(),
+                                       input->getBuffer(), llvm::errs()))
+    return 1;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry,
+                                     config)))
+    return 1;
+  output->keep();
+  return 0;
 }

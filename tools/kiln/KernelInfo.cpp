@@ -18,7 +18,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,10 +26,6 @@
 namespace kiln::tool {
 
 namespace {
-/// The characters of its line either side of the error's column that the
-/// nesting-depth error shows.
-constexpr size_t kExcerpt = 60;
-
 /// The nesting depth of an attribute or type and its size written out in
 /// full (its sub-elements at every depth, counted once per use, saturating
 /// at kSizeCap).
@@ -113,19 +108,6 @@ private:
   llvm::SmallVector<Frame, 16> stack;
 };
 
-/// The largest attribute or type (written out in full, sub-elements at
-/// every depth counted once per use) kiln takes: an alias that refers to
-/// the one before twice doubles it with each line (helper-87: 26 lines of
-/// `#aN = [#aN-1, #aN-1]` gave a 225 MB .kgpu.mlir, 22 lines of `tuple`
-/// types a 40 MB error message).
-constexpr uint64_t kMaxWrittenOutSize = uint64_t(1) << 20;
-
-/// The deepest attribute or type kiln takes: twice kMaxNestingDepth, as
-/// the structure counts levels the text does not show (an argument's type
-/// sits in the function type, in a TypeAttr, in the attribute dictionary:
-/// 999 nested `!tt.ptr<` written out are 1003 levels). helper-87's chain
-/// of 10,000 aliases compiled under an 8 MiB stack, 30,000 did not.
-constexpr unsigned kMaxStructureDepth = 2 * kMaxNestingDepth;
 
 /// Refuses an attribute or type, an operation's (its attributes, result
 /// and block argument types, location), nested deeper than
@@ -174,8 +156,8 @@ bool checkAttributeAndTypeShapes(mlir::ModuleOp module) {
             << (worst->size >= kSizeCap ? "over 2^40"
                                         : std::to_string(worst->size))
             << " parts written out in full";
-    error << " (through aliases that refer to others): kiln refuses more "
-             "than "
+    error << " (aliases, or constructs kiln's text checks do not count, "
+             "build these from short text): kiln refuses more than "
           << kMaxStructureDepth << " levels or " << kMaxWrittenOutSize
           << " parts";
     ok = false;
@@ -192,51 +174,9 @@ mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
   // bracket that goes past the limit (NestingDepth.h).
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  llvm::StringRef text = buffer->getBuffer();
-  if (std::optional<std::size_t> offset = findNestingDeeperThan(
-          std::string_view(text.data(), text.size()), kMaxNestingDepth)) {
-    auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(text.data() + *offset));
-    // Printed here, with at most kExcerpt characters of the line either
-    // side of the bracket: the context's SourceMgr handler would show the
-    // whole line under the message, a MiB of brackets.
-    size_t lineStart = *offset - (column - 1);
-    size_t lineEnd = std::min(text.find('\n', *offset), text.size());
-    if (lineEnd > lineStart && text[lineEnd - 1] == '\r')
-      --lineEnd; // CRLF
-    size_t from = std::max(lineStart, *offset - std::min<size_t>(*offset, kExcerpt));
-    size_t to = std::max(std::min(lineEnd, *offset + kExcerpt), *offset + 1);
-    // Whole UTF-8 characters only (no continuation byte at either end).
-    auto continuation = [&](size_t at) {
-      return at < text.size() &&
-             (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
-    };
-    while (from < *offset && continuation(from))
-      ++from;
-    while (to > *offset + 1 && continuation(to))
-      --to;
-    // The caret under the bracket: a tab where the excerpt has one, a
-    // space per other character.
-    std::string caret;
-    for (size_t at = from; at < *offset; ++at)
-      if (text[at] == '\t')
-        caret += '\t';
-      else if (!continuation(at))
-        caret += ' ';
-    caret += '^';
-    std::string where;
-    llvm::raw_string_ostream(where)
-        << buffer->getBufferIdentifier() << ":" << line << ":" << column;
-    llvm::WithColor::error(llvm::errs(), where)
-        << "nested deeper than " << kMaxNestingDepth
-        << " levels (brackets, braces, parentheses, angle brackets and "
-           "unary minus signs together): kiln refuses such input before "
-           "parsing it, as MLIR's parser recurses once per level (real "
-           "kernels nest at most about 10 deep)\n"
-        << text.slice(from, to) << "\n"
-        << caret << "\n";
+  if (reportInputBeyondLimits(buffer->getBufferIdentifier(), buffer->getBuffer(),
+                           llvm::errs()))
     return nullptr;
-  }
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);

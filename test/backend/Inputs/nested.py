@@ -15,7 +15,13 @@ the first three, 1 for the last two. Also:
   chain     aliases #a0 = [0], #a1 = [#a0], ... #a{N-1}, the last one used
             as an attribute (text nested 2 deep);
   double    aliases #a0 = [0], #a1 = [#a0, #a0], ... #a{N-1}: 2^(N-1)
-            zeros written out.
+            zeros written out;
+  props     the same aliases, #a{N-1} as an op's properties (a parser
+            error that prints it);
+  negcomment  as neg, with a `//` comment after each sign;
+  crcomment as attr, with a `//` comment ended by a CR (no LF) before
+            the brackets, and CRs for line ends;
+  mulchain  an affine map `(d0)[s0] -> (d0 * s0 * ...)` of N products.
 """
 
 import sys
@@ -42,6 +48,21 @@ elif kind == "setreset":
 elif kind == "neg":
     print("tt.func public @k() attributes {x = affine_map<(d0) -> ("
           + "- " * (n - 3) + "d0)>} { tt.return }")
+elif kind == "negcomment":
+    print("tt.func public @k() attributes {x = affine_map<(d0) -> ("
+          + "-//\n" * (n - 3) + "d0)>} { tt.return }")
+elif kind == "crcomment":
+    sys.stdout.write("tt.func public @k() attributes {x = //\r" + "[" * (n - 1)
+                     + "]" * (n - 1) + "} { tt.return }\r")
+elif kind == "mulchain":
+    print("tt.func public @k() attributes {x = affine_map<(d0)[s0] -> (d0"
+          + " * s0" * n + ")>} { tt.return }")
+elif kind == "props":
+    print("#a0 = [0]")
+    for i in range(1, n):
+        print(f"#a{i} = [#a{i - 1}, #a{i - 1}]")
+    print(f'tt.func public @k() {{ %c = "arith.constant"() '
+          f'<{{value = #a{n - 1}}}> : () -> i32\n tt.return }}')
 elif kind in ("chain", "double"):
     print("#a0 = [0]")
     for i in range(1, n):
