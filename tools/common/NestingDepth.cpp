@@ -16,6 +16,18 @@ bool isIdentifierChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.';
 }
+
+/// What ends a string literal besides its quote, in MLIR's lexer.
+bool endsString(char c) { return c == '\n' || c == '\v' || c == '\f'; }
+
+/// What ends a `//` comment, in MLIR's lexer.
+bool endsComment(char c) { return c == '\n' || c == '\r'; }
+
+/// The start of MLIR bytecode (mlir/Bytecode/Encoding.h): not text, and
+/// not read by the recursive text parser.
+bool isBytecode(std::string_view text) {
+  return text.size() >= 4 && text.substr(0, 4) == std::string_view("ML\xEFR", 4);
+}
 } // namespace
 
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
@@ -23,6 +35,10 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
                                                  InputProblem *problem) {
   if (problem)
     *problem = InputProblem::Deep;
+  // Bytecode: its raw bytes are no brackets (helper-89: f16 constants of
+  // 1.0, `00 3C`, were counted as a thousand `<`).
+  if (isBytecode(text))
+    return std::nullopt;
   unsigned depth = 0;
   // The affine map or integer set being read: where it starts, and the
   // depth inside its `<`.
@@ -53,11 +69,10 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     }
     switch (c) {
     case '"':
-      // To the closing quote; an escape takes the character after it. A
-      // line break ends it too (the lexer's error there).
-      for (++i; i < size && text[i] != '"' && text[i] != '\n' &&
-                text[i] != '\r';
-           ++i)
+      // To the closing quote; an escape takes the character after it. LF,
+      // VT and FF end it too, as in MLIR's lexer (its error there), not CR
+      // (helper-89: a CR in a string put the count out of step).
+      for (++i; i < size && text[i] != '"' && !endsString(text[i]); ++i)
         if (text[i] == '\\')
           ++i;
       break;
@@ -122,6 +137,8 @@ constexpr std::size_t kExcerpt = 60;
 } // namespace
 
 std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
+  if (isBytecode(text))
+    return std::nullopt;
   struct Shape {
     uint64_t size;
     unsigned depth;
@@ -134,7 +151,7 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
     std::size_t i = lineStart;
     while (i < size && (text[i] == ' ' || text[i] == '\t'))
       ++i;
-    std::size_t next = text.find('\n', i);
+    std::size_t next = text.find_first_of("\n\r", i);
     next = next == std::string_view::npos ? size : next + 1;
     // `#name =` or `!name =`: a definition.
     std::size_t nameStart = i;
@@ -158,16 +175,21 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
     for (; k < size; ++k) {
       char c = text[k];
       if (c == '"') {
-        for (++k; k < size && text[k] != '"' && text[k] != '\n'; ++k)
+        for (++k; k < size && text[k] != '"' && !endsString(text[k]); ++k)
           if (text[k] == '\\')
             ++k;
+      } else if (c == '/' && k + 1 < size && text[k + 1] == '/') {
+        // A comment: its brackets and names are not the definition's
+        // (helper-89: an open bracket in one ran the body on).
+        while (k + 1 < size && !endsComment(text[k + 1]))
+          ++k;
       } else if (c == '(' || c == '[' || c == '{' || c == '<') {
         ++depth;
       } else if ((c == ')' || c == ']' || c == '}' ||
                   (c == '>' && text[k - 1] != '-')) &&
                  depth > 0) {
         --depth;
-      } else if (c == '\n' && depth == 0) {
+      } else if (endsComment(c) && depth == 0) {
         break;
       } else if ((c == '#' || c == '!') && k + 1 < size &&
                  isIdentifierChar(text[k + 1])) {
@@ -185,8 +207,7 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
     if (shape.size > kMaxWrittenOutSize || shape.depth > kMaxStructureDepth)
       return AliasBeyondLimits{nameStart, shape.size, shape.depth};
     aliases[llvm::StringRef(text.data() + nameStart, j - nameStart)] = shape;
-    std::size_t after = text.find('\n', k);
-    lineStart = after == std::string_view::npos ? size : after + 1;
+    lineStart = k < size ? k + 1 : size;
   }
   return std::nullopt;
 }

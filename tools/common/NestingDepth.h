@@ -68,20 +68,22 @@ enum class InputProblem {
 /// of the first opening one past it, or std::nullopt. A run of minus signs
 /// with only whitespace and comments between them (unary minus in an
 /// affine expression) counts one level per sign on top. String literals
-/// (with their backslash escapes; a line break ends one, as the lexer's
+/// (with their backslash escapes; LF, VT or FF ends one, as the lexer's
 /// error) and `//` comments (to LF or CR, as in MLIR's lexer) are skipped;
 /// the `>` of `->` and of an integer set's `>=` closes nothing. An
 /// unmatched closing one counts down to no lower than 0: in input the
 /// parser takes, every closing one closes a level it entered, so input
 /// nested deeper than the limit cannot pass by closing more than it
-/// opened. Also returns the start of an affine map or integer set longer
+/// opened. MLIR bytecode (which starts with "ML\xEFR") is not text: both
+/// scans find nothing in it. Also returns the start of an affine map or integer set longer
 /// than kMaxAffineText; `problem`, where given, says which it found.
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
                                                  unsigned limit,
                                                  InputProblem *problem = nullptr);
 
 /// An alias definition (`#name = ...`, `!name = ...` at the start of a
-/// line) that stands for more than kMaxWrittenOutSize parts or
+/// line, after LF or CR; its body runs to the line end where its brackets
+/// are closed, `//` comments and strings skipped) that stands for more than kMaxWrittenOutSize parts or
 /// kMaxStructureDepth levels once the aliases it refers to are written
 /// out: where its name starts, and its size and depth (size saturating at
 /// 2^40). A part is a reference to an earlier alias (its own parts) or the

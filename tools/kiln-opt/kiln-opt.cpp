@@ -93,11 +93,14 @@ int main(int argc, char **argv) {
     return 1;
   // Print SSA names from NameLoc locations by default, as Triton does, so
   // kiln-opt's output of Triton TTIR reads like Triton's own. An explicit
-  // --mlir-use-nameloc-as-prefix[=false] on the command line wins.
+  // --mlir-use-nameloc-as-prefix[=false] on the command line wins (an
+  // option, not any argument holding that text: helper-89's input path).
   std::vector<char *> args(argv, argv + argc);
   bool explicitNameLoc = false;
   for (int i = 1; i < argc; ++i)
-    if (std::strstr(argv[i], "mlir-use-nameloc-as-prefix"))
+    if (llvm::StringRef(argv[i]).starts_with("-") &&
+        llvm::StringRef(argv[i]).ltrim('-').starts_with(
+            "mlir-use-nameloc-as-prefix"))
       explicitNameLoc = true;
   static char nameLocFlag[] = "--mlir-use-nameloc-as-prefix";
   if (!explicitNameLoc)

@@ -21,7 +21,8 @@ the first three, 1 for the last two. Also:
   negcomment  as neg, with a `//` comment after each sign;
   crcomment as attr, with a `//` comment ended by a CR (no LF) before
             the brackets, and CRs for line ends;
-  mulchain  an affine map `(d0)[s0] -> (d0 * s0 * ...)` of N products.
+  mulchain  an affine map `(d0)[s0] -> (d0 * s0 * ...)` of N products;
+  wide      an array attribute of N integers (shallow).
 """
 
 import sys
@@ -54,6 +55,9 @@ elif kind == "negcomment":
 elif kind == "crcomment":
     sys.stdout.write("tt.func public @k() attributes {x = //\r" + "[" * (n - 1)
                      + "]" * (n - 1) + "} { tt.return }\r")
+elif kind == "wide":
+    print("tt.func public @k() attributes {x = [" + ", ".join(["1"] * n)
+          + "]} { tt.return }")
 elif kind == "mulchain":
     print("tt.func public @k() attributes {x = affine_map<(d0)[s0] -> (d0"
           + " * s0" * n + ")>} { tt.return }")
