@@ -23,6 +23,28 @@ bool endsString(char c) { return c == '\n' || c == '\v' || c == '\f'; }
 /// What ends a `//` comment, in MLIR's lexer.
 bool endsComment(char c) { return c == '\n' || c == '\r'; }
 
+/// A character of an alias name after its `#` or `!`, in MLIR's lexer
+/// (lexPrefixedIdentifier): `[a-zA-Z0-9._$-]` (helper-90: `#a-1`).
+bool isAliasNameChar(char c) { return isIdentifierChar(c) || c == '-'; }
+
+/// The index of the first character from `i` that is not whitespace or part
+/// of a `//` comment, as MLIR's lexer skips them (a NUL before the end is
+/// whitespace to it too).
+std::size_t skipWhitespace(std::string_view text, std::size_t i) {
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0') {
+      ++i;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && !endsComment(text[i]))
+        ++i;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
 /// The start of MLIR bytecode (mlir/Bytecode/Encoding.h): not text, and
 /// not read by the recursive text parser.
 bool isBytecode(std::string_view text) {
@@ -55,8 +77,9 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     bool comment = c == '/' && i + 1 < size && text[i + 1] == '/';
     // A comment is whitespace to MLIR's lexer: it does not end a run of
     // minus signs (helper-88: `-//` a million times overflowed the stack).
+    // A NUL before the end is whitespace to it too (helper-90).
     if (c != '-' && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
-        !comment)
+        c != '\0' && !comment)
       minusRun = 0;
     // An affine map or integer set longer than kMaxAffineText: MLIR
     // simplifies its expressions in time that grows with the square of
@@ -87,8 +110,12 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     case 'a':
       if (affineStart == std::string_view::npos &&
           (i == 0 || !isIdentifierChar(text[i - 1])) &&
-          (text.substr(i, 11) == "affine_map<" ||
-           text.substr(i, 11) == "affine_set<")) {
+          (text.substr(i, 10) == "affine_map" ||
+           text.substr(i, 10) == "affine_set") &&
+          // Whitespace or comments may stand before its `<` (helper-90:
+          // `affine_map <` went unmeasured).
+          skipWhitespace(text, i + 10) < size &&
+          text[skipWhitespace(text, i + 10)] == '<') {
         affineStart = i;
         affineDepth = depth + 1;
       }
@@ -157,7 +184,7 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
     std::size_t nameStart = i;
     std::size_t j = i + 1;
     if (i < size && (text[i] == '#' || text[i] == '!')) {
-      while (j < size && isIdentifierChar(text[j]))
+      while (j < size && isAliasNameChar(text[j]))
         ++j;
     }
     std::size_t eq = j;
@@ -192,10 +219,21 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
       } else if (endsComment(c) && depth == 0) {
         break;
       } else if ((c == '#' || c == '!') && k + 1 < size &&
-                 isIdentifierChar(text[k + 1])) {
+                 isAliasNameChar(text[k + 1])) {
         std::size_t end = k + 1;
-        while (end < size && isIdentifierChar(text[end]))
+        while (end < size && isAliasNameChar(text[end]))
           ++end;
+        // Another definition on the same line, at the top level: this
+        // body ends before it (helper-90: `#a0 = [0] #a1 = [#a0, #a0] ...`
+        // on one line went unmeasured).
+        std::size_t after = end;
+        while (after < size && (text[after] == ' ' || text[after] == '\t'))
+          ++after;
+        if (depth == 0 && after < size && text[after] == '=' &&
+            !(after + 1 < size && text[after + 1] == '=')) {
+          --k;
+          break;
+        }
         auto it = aliases.find(llvm::StringRef(text.data() + k, end - k));
         if (it != aliases.end()) {
           shape.size = std::min(kCap, shape.size + it->second.size);
@@ -234,7 +272,7 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
                  findAliasBeyondLimits(view)) {
     found = alias->offset;
     llvm::StringRef aliasName = text.substr(alias->offset).take_while(
-        [](char c) { return c == '#' || c == '!' || isIdentifierChar(c); });
+        [](char c) { return c == '#' || c == '!' || isAliasNameChar(c); });
     out << "alias '" << aliasName << "' stands for ";
     if (alias->size > kMaxWrittenOutSize)
       out << (alias->size >= (uint64_t(1) << 40)
