@@ -48,7 +48,8 @@ std::size_t skipWhitespace(std::string_view text, std::size_t i) {
 /// The start of MLIR bytecode (mlir/Bytecode/Encoding.h): not text, and
 /// not read by the recursive text parser.
 bool isBytecode(std::string_view text) {
-  return text.size() >= 4 && text.substr(0, 4) == std::string_view("ML\xEFR", 4);
+  return text.size() >= 4 &&
+         text.substr(0, 4) == std::string_view("ML\xEFR", 4);
 }
 } // namespace
 
@@ -271,13 +272,14 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
   } else if (std::optional<AliasBeyondLimits> alias =
                  findAliasBeyondLimits(view)) {
     found = alias->offset;
-    llvm::StringRef aliasName = text.substr(alias->offset).take_while(
-        [](char c) { return c == '#' || c == '!' || isAliasNameChar(c); });
+    llvm::StringRef aliasName =
+        text.substr(alias->offset).take_while([](char c) {
+          return c == '#' || c == '!' || isAliasNameChar(c);
+        });
     out << "alias '" << aliasName << "' stands for ";
     if (alias->size > kMaxWrittenOutSize)
-      out << (alias->size >= (uint64_t(1) << 40)
-                  ? std::string("over 2^40")
-                  : std::to_string(alias->size))
+      out << (alias->size >= (uint64_t(1) << 40) ? std::string("over 2^40")
+                                                 : std::to_string(alias->size))
           << " parts written out in full";
     else
       out << alias->depth << " levels of aliases";
