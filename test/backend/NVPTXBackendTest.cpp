@@ -823,21 +823,30 @@ int guardedFaultChild(const std::string &order, const std::string &file) {
   return 0;
 }();
 
+/// Runs guardedFaultChild(order, file) in a new backend_test process and
+/// puts its wait status in `status`; false where it could not be started or
+/// waited for.
+bool runGuardedFaultChild(const char *order, const std::string &file,
+                          int &status) {
+  pid_t child = ::fork();
+  if (child < 0)
+    return false;
+  if (child == 0) {
+    ::setenv("KILN_GUARDED_FAULT_CHILD", order, 1);
+    ::setenv("KILN_GUARDED_FAULT_FILE", file.c_str(), 1);
+    ::execl("/proc/self/exe", "backend_test", static_cast<char *>(nullptr));
+    ::_exit(127);
+  }
+  return ::waitpid(child, &status, 0) == child;
+}
+
 TEST(SignalCleanupEnd, AFaultSentDuringAGuardedStageIsNoCrashOfIt) {
   for (const char *order : {"sent", "ignored-sent"}) {
     std::string dir = makeTestDir("kiln-signal-sent");
     ASSERT_FALSE(dir.empty());
     std::string file = dir + "/registered";
-    pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-      ::setenv("KILN_GUARDED_FAULT_CHILD", order, 1);
-      ::setenv("KILN_GUARDED_FAULT_FILE", file.c_str(), 1);
-      ::execl("/proc/self/exe", "backend_test", static_cast<char *>(nullptr));
-      ::_exit(127);
-    }
     int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(runGuardedFaultChild(order, file, status)) << order;
     if (std::string(order) == "sent") {
       ASSERT_TRUE(WIFSIGNALED(status))
           << order << ": exit status " << WEXITSTATUS(status)
@@ -860,16 +869,8 @@ TEST(SignalCleanupEnd, AFaultInAGuardedStageUnwindsIt) {
     std::string dir = makeTestDir("kiln-signal-guarded");
     ASSERT_FALSE(dir.empty());
     std::string file = dir + "/registered";
-    pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-      ::setenv("KILN_GUARDED_FAULT_CHILD", order, 1);
-      ::setenv("KILN_GUARDED_FAULT_FILE", file.c_str(), 1);
-      ::execl("/proc/self/exe", "backend_test", static_cast<char *>(nullptr));
-      ::_exit(127);
-    }
     int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(runGuardedFaultChild(order, file, status)) << order;
     ASSERT_TRUE(WIFSIGNALED(status))
         << order << ": exit status " << WEXITSTATUS(status);
     EXPECT_EQ(WTERMSIG(status), SIGSEGV) << order;
