@@ -27,13 +27,18 @@ bool endsComment(char c) { return c == '\n' || c == '\r'; }
 /// (lexPrefixedIdentifier): `[a-zA-Z0-9._$-]` (helper-90: `#a-1`).
 bool isAliasNameChar(char c) { return isIdentifierChar(c) || c == '-'; }
 
+/// Whitespace to MLIR's lexer; a NUL before the end of the buffer is
+/// whitespace to it too (helper-90).
+bool isWhitespace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0';
+}
+
 /// The index of the first character from `i` that is not whitespace or part
-/// of a `//` comment, as MLIR's lexer skips them (a NUL before the end is
-/// whitespace to it too).
+/// of a `//` comment, as MLIR's lexer skips them.
 std::size_t skipWhitespace(std::string_view text, std::size_t i) {
   while (i < text.size()) {
     char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0') {
+    if (isWhitespace(c)) {
       ++i;
     } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
       while (i < text.size() && !endsComment(text[i]))
@@ -78,9 +83,7 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     bool comment = c == '/' && i + 1 < size && text[i + 1] == '/';
     // A comment is whitespace to MLIR's lexer: it does not end a run of
     // minus signs (helper-88: `-//` a million times overflowed the stack).
-    // A NUL before the end is whitespace to it too (helper-90).
-    if (c != '-' && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
-        c != '\0' && !comment)
+    if (c != '-' && !isWhitespace(c) && !comment)
       minusRun = 0;
     // An affine map or integer set longer than kMaxAffineText: MLIR
     // simplifies its expressions in time that grows with the square of
@@ -112,13 +115,14 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
       if (affineStart == std::string_view::npos &&
           (i == 0 || !isIdentifierChar(text[i - 1])) &&
           (text.substr(i, 10) == "affine_map" ||
-           text.substr(i, 10) == "affine_set") &&
-          // Whitespace or comments may stand before its `<` (helper-90:
-          // `affine_map <` went unmeasured).
-          skipWhitespace(text, i + 10) < size &&
-          text[skipWhitespace(text, i + 10)] == '<') {
-        affineStart = i;
-        affineDepth = depth + 1;
+           text.substr(i, 10) == "affine_set")) {
+        // Whitespace or comments may stand before its `<` (helper-90:
+        // `affine_map <` went unmeasured).
+        std::size_t open = skipWhitespace(text, i + 10);
+        if (open < size && text[open] == '<') {
+          affineStart = i;
+          affineDepth = depth + 1;
+        }
       }
       break;
     case '-':
