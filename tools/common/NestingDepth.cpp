@@ -175,7 +175,6 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
     uint64_t size;
     unsigned depth;
   };
-  constexpr uint64_t kCap = uint64_t(1) << 40;
   llvm::StringMap<Shape> aliases;
   const std::size_t size = text.size();
   std::size_t lineStart = 0;
@@ -241,7 +240,8 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
         }
         auto it = aliases.find(llvm::StringRef(text.data() + k, end - k));
         if (it != aliases.end()) {
-          shape.size = std::min(kCap, shape.size + it->second.size);
+          shape.size =
+              std::min(kWrittenOutSizeCap, shape.size + it->second.size);
           shape.depth = std::max(shape.depth, it->second.depth + 1);
         }
         k = end - 1;
@@ -282,8 +282,8 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
         });
     out << "alias '" << aliasName << "' stands for ";
     if (alias->size > kMaxWrittenOutSize)
-      out << (alias->size >= (uint64_t(1) << 40) ? std::string("over 2^40")
-                                                 : std::to_string(alias->size))
+      out << (alias->size >= kWrittenOutSizeCap ? std::string("over 2^40")
+                                                : std::to_string(alias->size))
           << " parts written out in full";
     else
       out << alias->depth << " levels of aliases";

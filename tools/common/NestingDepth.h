@@ -1,4 +1,5 @@
-//===- NestingDepth.h - input nested deeper than the parser should take -*- C++ -*-===//
+//===- NestingDepth.h - input nested deeper than the parser should take -*- C++
+//-*-===//
 //
 // MLIR's parser recurses once per nesting level of its input (an array
 // attribute in an array attribute, a region in an operation's region, a
@@ -75,20 +76,26 @@ enum class InputProblem {
 /// parser takes, every closing one closes a level it entered, so input
 /// nested deeper than the limit cannot pass by closing more than it
 /// opened. MLIR bytecode (which starts with "ML\xEFR") is not text: both
-/// scans find nothing in it. Also returns the start of an affine map or integer set longer
-/// than kMaxAffineText; `problem`, where given, says which it found.
-std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
-                                                 unsigned limit,
-                                                 InputProblem *problem = nullptr);
+/// scans find nothing in it. Also returns the start of an affine map or integer
+/// set longer than kMaxAffineText; `problem`, where given, says which it found.
+std::optional<std::size_t>
+findNestingDeeperThan(std::string_view text, unsigned limit,
+                      InputProblem *problem = nullptr);
 
-/// An alias definition (`#name = ...`, `!name = ...` at the start of a
-/// line, after LF or CR; its body runs to the line end where its brackets
-/// are closed, `//` comments and strings skipped) that stands for more than kMaxWrittenOutSize parts or
-/// kMaxStructureDepth levels once the aliases it refers to are written
-/// out: where its name starts, and its size and depth (size saturating at
-/// 2^40). A part is a reference to an earlier alias (its own parts) or the
-/// definition itself; a reference to a name not defined before counts
-/// nothing.
+/// Where a written-out size saturates: sizes this large or larger are
+/// reported as "over 2^40".
+constexpr uint64_t kWrittenOutSizeCap = uint64_t(1) << 40;
+
+/// An alias definition (`#name = ...`, `!name = ...`, its name of
+/// `[a-zA-Z0-9._$-]`, at the start of a line, after LF or CR, or after the
+/// body of the definition before it on the same line; its body runs to the
+/// line end where its brackets are closed, or to the next definition at the
+/// top level, `//` comments and strings skipped) that stands for more than
+/// kMaxWrittenOutSize parts or kMaxStructureDepth levels once the aliases
+/// it refers to are written out: where its name starts, and its size and
+/// depth (size saturating at kWrittenOutSizeCap). A part is a reference to an
+/// earlier alias (its own parts) or the definition itself; a reference to a
+/// name not defined before counts nothing.
 struct AliasBeyondLimits {
   std::size_t offset;
   uint64_t size;

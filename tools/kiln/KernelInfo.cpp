@@ -8,8 +8,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -28,12 +28,11 @@ namespace kiln::tool {
 namespace {
 /// The nesting depth of an attribute or type and its size written out in
 /// full (its sub-elements at every depth, counted once per use, saturating
-/// at kSizeCap).
+/// at kWrittenOutSizeCap).
 struct Shape {
   unsigned depth = 0;
   uint64_t size = 0;
 };
-constexpr uint64_t kSizeCap = uint64_t(1) << 40;
 
 /// Measures attributes and types without recursion (a chain of aliases
 /// 100,000 deep would overflow the stack of a recursive walk), each
@@ -98,7 +97,7 @@ private:
         if (it == done.end())
           continue;
         shape.depth = std::max(shape.depth, it->second.depth + 1);
-        shape.size = std::min(kSizeCap, shape.size + it->second.size);
+        shape.size = std::min(kWrittenOutSizeCap, shape.size + it->second.size);
       }
       done[stack[top].node.first] = shape;
       inProgress.erase(stack[top].node.first);
@@ -111,7 +110,6 @@ private:
   llvm::DenseSet<const void *> inProgress;
   llvm::SmallVector<Frame, 16> stack;
 };
-
 
 /// Refuses an attribute or type, an operation's (its attributes, result
 /// and block argument types, location), nested deeper than
@@ -157,11 +155,11 @@ bool checkAttributeAndTypeShapes(mlir::ModuleOp module) {
       error << " nested " << worst->depth << " levels deep";
     else
       error << " of "
-            << (worst->size >= kSizeCap ? "over 2^40"
-                                        : std::to_string(worst->size))
+            << (worst->size >= kWrittenOutSizeCap ? "over 2^40"
+                                                  : std::to_string(worst->size))
             << " parts written out in full";
-    error << ": kiln refuses more than "
-          << kMaxStructureDepth << " levels or " << kMaxWrittenOutSize
+    error << ": kiln refuses more than " << kMaxStructureDepth << " levels or "
+          << kMaxWrittenOutSize
           << " parts (aliases that refer to each other reach such sizes "
              "from a few lines of text)";
     ok = false;
@@ -172,14 +170,14 @@ bool checkAttributeAndTypeShapes(mlir::ModuleOp module) {
 
 } // namespace
 
-mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
-                                                    mlir::MLIRContext &context) {
+mlir::OwningOpRef<mlir::ModuleOp>
+parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context) {
   // Input nested deeper than the parser should take: refused at the
   // bracket that goes past the limit (NestingDepth.h).
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  if (reportInputBeyondLimits(buffer->getBufferIdentifier(), buffer->getBuffer(),
-                           llvm::errs()))
+  if (reportInputBeyondLimits(buffer->getBufferIdentifier(),
+                              buffer->getBuffer(), llvm::errs()))
     return nullptr;
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -277,7 +275,8 @@ signatureFromTTFunc(mlir::FunctionOpInterface func) {
                << i << " (" << entry.name << ") of @" << func.getName()
                << " is a block pointer " << type
                << ", which a kernel signature cannot describe";
-      entry.type = "ptr<" + scalarSpelling(pointee).value_or(printType(pointee)) + ">";
+      entry.type =
+          "ptr<" + scalarSpelling(pointee).value_or(printType(pointee)) + ">";
     } else if (std::optional<std::string> scalar = scalarSpelling(type)) {
       entry.type = *scalar;
     } else {
@@ -304,8 +303,8 @@ signatureFromLLVMFunc(mlir::LLVM::LLVMFuncOp func) {
   if (auto types = func->getAttrOfType<mlir::ArrayAttr>("kiln.arg_types")) {
     if (types.size() > numArgs)
       return func.emitError("kiln.arg_types of @")
-             << func.getName() << " lists " << types.size()
-             << " types for " << numArgs << " arguments";
+             << func.getName() << " lists " << types.size() << " types for "
+             << numArgs << " arguments";
     for (auto [i, attr] : llvm::enumerate(types)) {
       auto text = mlir::dyn_cast<mlir::StringAttr>(attr);
       if (!text || !isValidArgType(text.getValue()))
@@ -317,8 +316,7 @@ signatureFromLLVMFunc(mlir::LLVM::LLVMFuncOp func) {
     }
     // The launcher passes the remaining arguments as null pointers.
     for (unsigned i = types.size(); i < numArgs; ++i)
-      if (!mlir::isa<mlir::LLVM::LLVMPointerType>(
-              func.getArgumentTypes()[i]))
+      if (!mlir::isa<mlir::LLVM::LLVMPointerType>(func.getArgumentTypes()[i]))
         return func.emitError("argument ")
                << i << " of @" << func.getName()
                << " is not covered by kiln.arg_types and is not a pointer ("
@@ -353,14 +351,17 @@ std::string toMetadataJson(const KernelMetadata &m) {
   json doc = {
       {"format", "kiln-kernel/1"},
       {"kernel", m.kernel},
-      {"target", {{"backend", m.backend}, {"arch", m.arch}, {"warp_size", m.warpSize}}},
+      {"target",
+       {{"backend", m.backend}, {"arch", m.arch}, {"warp_size", m.warpSize}}},
       {"num_warps", m.numWarps},
       {"num_stages", m.numStages},
       {"num_ctas", m.numCtas},
       {"shared_bytes", m.sharedBytes},
       {"signature", signature},
       {"binary",
-       {{"file", m.binaryFile}, {"size", m.binarySize}, {"sha256", m.binarySha256}}},
+       {{"file", m.binaryFile},
+        {"size", m.binarySize},
+        {"sha256", m.binarySha256}}},
       {"job_key", m.jobKey},
       {"extra_args", {{"trailing_null_pointers", m.trailingNullPointers}}},
       {"registers", m.registers},
