@@ -92,6 +92,9 @@ filegroup(
         "bin/lit",
         "bin/llvm-objdump",
         "bin/llvm-readobj",
+        # Writes MLIR bytecode of text kiln-opt refuses (the bytecode limits
+        # of test/tools/bad-input.test and test/backend/deep-nesting.test).
+        "bin/mlir-opt",
         "bin/not",
         "bin/split-file",
     ],

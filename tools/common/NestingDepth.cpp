@@ -50,13 +50,106 @@ std::size_t skipWhitespace(std::string_view text, std::size_t i) {
   return i;
 }
 
-/// The start of MLIR bytecode (mlir/Bytecode/Encoding.h): not text, and
-/// not read by the recursive text parser.
-bool isBytecode(std::string_view text) {
+bool isBytecode(std::string_view text) { return isMlirBytecode(text); }
+
+/// Reads MLIR bytecode's prefixed variable-width integers
+/// (mlir/Bytecode/Encoding.h): the number of trailing zero bits of the
+/// first byte, plus one, is the number of bytes (a first byte of 0: 9 bytes,
+/// the value in the 8 after it), little-endian, shifted right by that
+/// number.
+class BytecodeCursor {
+public:
+  explicit BytecodeCursor(std::string_view bytes) : bytes(bytes) {}
+  std::size_t offset() const { return at; }
+  bool atEnd() const { return at >= bytes.size(); }
+  std::optional<uint8_t> byte() {
+    if (at >= bytes.size())
+      return std::nullopt;
+    return static_cast<uint8_t>(bytes[at++]);
+  }
+  std::optional<uint64_t> varInt() {
+    std::optional<uint8_t> first = byte();
+    if (!first)
+      return std::nullopt;
+    if (*first == 0) {
+      if (bytes.size() - at < 8)
+        return std::nullopt;
+      uint64_t value = 0;
+      for (unsigned i = 0; i < 8; ++i)
+        value |= uint64_t(static_cast<uint8_t>(bytes[at + i])) << (8 * i);
+      at += 8;
+      return value;
+    }
+    unsigned count = 1;
+    while (!((*first >> (count - 1)) & 1))
+      ++count;
+    if (bytes.size() - at < count - 1)
+      return std::nullopt;
+    uint64_t value = *first;
+    for (unsigned i = 1; i < count; ++i)
+      value |= uint64_t(static_cast<uint8_t>(bytes[at + i - 1])) << (8 * i);
+    at += count - 1;
+    return value >> count;
+  }
+  bool skip(uint64_t n) {
+    if (n > bytes.size() - at)
+      return false;
+    at += n;
+    return true;
+  }
+
+private:
+  std::string_view bytes;
+  std::size_t at = 0;
+};
+} // namespace
+
+bool isMlirBytecode(std::string_view text) {
   return text.size() >= 4 &&
          text.substr(0, 4) == std::string_view("ML\xEFR", 4);
 }
-} // namespace
+
+std::optional<BytecodeAttrTypeCounts>
+readBytecodeAttrTypeCounts(std::string_view text) {
+  if (!isMlirBytecode(text))
+    return std::nullopt;
+  BytecodeCursor cursor(text);
+  cursor.skip(4);
+  if (!cursor.varInt()) // version
+    return std::nullopt;
+  std::size_t producerEnd = text.find('\0', cursor.offset());
+  if (producerEnd == std::string_view::npos ||
+      !cursor.skip(producerEnd + 1 - cursor.offset()))
+    return std::nullopt;
+  constexpr uint8_t kAttrTypeOffsetSection = 3;
+  constexpr uint8_t kPadding = 0xCB;
+  while (!cursor.atEnd()) {
+    std::optional<uint8_t> idAndAligned = cursor.byte();
+    std::optional<uint64_t> length = cursor.varInt();
+    if (!idAndAligned || !length)
+      return std::nullopt;
+    if (*idAndAligned & 0x80) {
+      // Aligned from the start of the buffer, as the writer aligns it.
+      std::optional<uint64_t> alignment = cursor.varInt();
+      if (!alignment || *alignment == 0 || *alignment > 4096)
+        return std::nullopt;
+      while (cursor.offset() % *alignment != 0)
+        if (cursor.byte() != kPadding)
+          return std::nullopt;
+    }
+    if ((*idAndAligned & 0x7F) == kAttrTypeOffsetSection) {
+      BytecodeCursor section(text.substr(cursor.offset(), *length));
+      std::optional<uint64_t> attributes = section.varInt();
+      std::optional<uint64_t> types = section.varInt();
+      if (!attributes || !types)
+        return std::nullopt;
+      return BytecodeAttrTypeCounts{*attributes, *types};
+    }
+    if (!cursor.skip(*length))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
                                                  unsigned limit,
@@ -258,6 +351,22 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
 bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
                              llvm::raw_ostream &os) {
   std::string_view view(text.data(), text.size());
+  if (std::optional<BytecodeAttrTypeCounts> counts =
+          readBytecodeAttrTypeCounts(view)) {
+    // Each below the limit, and their sum: no overflow.
+    if (counts->attributes <= kMaxBytecodeAttrTypes &&
+        counts->types <= kMaxBytecodeAttrTypes &&
+        counts->attributes + counts->types <= kMaxBytecodeAttrTypes)
+      return false;
+    llvm::WithColor::error(os, name)
+        << "MLIR bytecode that declares " << counts->attributes
+        << " attributes and " << counts->types
+        << " types: kiln reads bytecode of at most " << kMaxBytecodeAttrTypes
+        << " attributes and types together, as MLIR's bytecode reader takes "
+           "time that grows with the square of the length of a chain of them "
+           "(real kernels have a few hundred)\n";
+    return true;
+  }
   InputProblem problem = InputProblem::Deep;
   std::optional<std::size_t> found =
       findNestingDeeperThan(view, kMaxNestingDepth, &problem);
@@ -294,7 +403,31 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
   } else {
     return false;
   }
-  std::size_t offset = *found;
+  reportAtOffset(name, text, *found, message, os);
+  return true;
+}
+
+std::optional<std::size_t> offsetOfLineColumn(llvm::StringRef text,
+                                              unsigned line, unsigned column) {
+  if (line == 0 || column == 0)
+    return std::nullopt;
+  std::size_t lineStart = 0;
+  for (unsigned l = 1; l < line; ++l) {
+    lineStart = text.find('\n', lineStart);
+    if (lineStart == llvm::StringRef::npos)
+      return std::nullopt;
+    ++lineStart;
+  }
+  std::size_t lineEnd = std::min(text.find('\n', lineStart), text.size());
+  if (column - 1 > lineEnd - lineStart)
+    return std::nullopt;
+  return lineStart + column - 1;
+}
+
+void reportAtOffset(llvm::StringRef name, llvm::StringRef text,
+                    std::size_t offset, llvm::StringRef message,
+                    llvm::raw_ostream &os) {
+  offset = std::min(offset, text.size());
   llvm::StringRef before = text.take_front(offset);
   std::size_t line = before.count('\n') + 1;
   std::size_t lineStart = before.rfind('\n');
@@ -332,7 +465,6 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
   llvm::WithColor::error(os, where) << message << "\n"
                                     << excerpt << "\n"
                                     << caret << "\n";
-  return true;
 }
 
 } // namespace kiln::tool

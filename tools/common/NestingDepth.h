@@ -103,19 +103,62 @@ struct AliasBeyondLimits {
 };
 std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text);
 
+/// The most attributes and types together that kiln reads from MLIR
+/// bytecode. MLIR's bytecode reader (LLVM 22) takes time that grows with
+/// the square of the length of a chain of attributes or types that refer to
+/// the one before (build machine, kiln-opt: 4000 chained `tuple` types
+/// 0.07 s, 16,000 0.5 s, 32,000 2.0 s), and none of the text checks above
+/// can see into bytecode. The corpus's kernels written as bytecode declare
+/// at most 450 (flex attention: 420 attributes, 30 types).
+constexpr uint64_t kMaxBytecodeAttrTypes = 16384;
+
+/// The numbers of attributes and types MLIR bytecode declares (the first
+/// two numbers of its attribute/type offset section; mlir/Bytecode/
+/// Encoding.h: magic "ML\xEFR", version, producer string, then sections
+/// of an id byte, a length and, where the id's high bit is set, an
+/// alignment and padding). std::nullopt where `text` is not bytecode, or
+/// its sections cannot be read this far: MLIR's reader then says what is
+/// wrong with it.
+struct BytecodeAttrTypeCounts {
+  uint64_t attributes;
+  uint64_t types;
+};
+std::optional<BytecodeAttrTypeCounts>
+readBytecodeAttrTypeCounts(std::string_view text);
+
+/// Whether `text` starts as MLIR bytecode does ("ML\xEFR").
+bool isMlirBytecode(std::string_view text);
+
+/// Writes
+///   NAME:LINE:COL: error: MESSAGE
+///   EXCERPT
+///   CARET
+/// for the byte at `offset` of `text` (the contents of the file `name`),
+/// in color where `os` is a terminal: at most 60 characters of its line
+/// either side (whole UTF-8 characters, no CR; the caret line has a tab
+/// where the excerpt has one). LINE and COL count from 1, COL in bytes, as
+/// MLIR's diagnostics do. The excerpt, not the whole line (a MiB of
+/// brackets, where MLIR's SourceMgr diagnostic handler would print it all).
+void reportAtOffset(llvm::StringRef name, llvm::StringRef text,
+                    std::size_t offset, llvm::StringRef message,
+                    llvm::raw_ostream &os);
+
+/// The byte offset of LINE:COL (from 1, COL in bytes, as MLIR's locations
+/// count) in `text`, or std::nullopt where `text` has no such place.
+std::optional<std::size_t> offsetOfLineColumn(llvm::StringRef text,
+                                              unsigned line, unsigned column);
+
 /// Checks `text`, the contents of the file `name`, with
-/// findNestingDeeperThan (kMaxNestingDepth) and findAliasBeyondLimits.
+/// findNestingDeeperThan (kMaxNestingDepth) and findAliasBeyondLimits, or,
+/// for MLIR bytecode, readBytecodeAttrTypeCounts (kMaxBytecodeAttrTypes:
+/// then the error is `NAME: error: ...`, with no place in the file).
 /// Beyond a limit, writes to `os` (in color where it is a terminal)
 ///   NAME:LINE:COL: error: nested deeper than 1000 levels (...)
 ///   EXCERPT
 ///   CARET
-/// (or "an affine map longer than ...", "alias ... stands for ...") with
-/// at most 60 characters of the line either side of the place (whole UTF-8
-/// characters, no CR; the caret line has a tab where the excerpt has one),
-/// and returns true; else writes nothing and returns false. LINE and COL
-/// count from 1, COL in bytes, as MLIR's diagnostics do. The excerpt, not
-/// the whole line (a MiB of brackets, where MLIR's SourceMgr diagnostic
-/// handler would print it all).
+/// (or "an affine map longer than ...", "alias ... stands for ...") as
+/// reportAtOffset does, and returns true; else writes nothing and returns
+/// false.
 bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
                              llvm::raw_ostream &os);
 
