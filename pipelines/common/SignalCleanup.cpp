@@ -22,8 +22,8 @@
 #include <climits>
 #include <csignal>
 #include <cstdint>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <mutex>
@@ -44,7 +44,7 @@ namespace {
 /// SIGPROF or SIGALRM handler stays theirs, and a periodic signal must not
 /// clean up a compile that goes on). helper-80 left the output directory's
 /// staging folder, and ptxas's files in TMPDIR, with each of the others.
-constexpr int kSignals[] = {SIGHUP,  SIGINT,    SIGQUIT,  SIGTERM, SIGUSR2,
+constexpr int kSignals[] = {SIGHUP,  SIGINT,    SIGQUIT,   SIGTERM, SIGUSR2,
                             SIGPIPE, SIGALRM,   SIGVTALRM, SIGPROF, SIGXCPU,
                             SIGXFSZ, SIGSTKFLT, SIGPWR};
 constexpr unsigned kAlwaysTaken = 6;
@@ -179,21 +179,23 @@ void unlinkFilesAndFindFolder(int dir, char (&folder)[256]) {
   }
 }
 
-void removeDirectory(const char *path) {
+/// One pass of removeDirectory: empties `path` and removes it, with at
+/// most `steps` folder visits (counted down; shared by the passes). Returns
+/// rmdir's result (errno set on failure).
+int removeDirectoryOnce(const char *path, long &steps) {
   int top = ::open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-  if (top < 0) {
-    ::rmdir(path);
-    return;
-  }
+  if (top < 0)
+    return ::rmdir(path);
   struct stat topStat;
   if (::fstat(top, &topStat) != 0) {
     ::close(top);
-    return;
+    errno = EBADF;
+    return -1;
   }
   (void)::fchmod(top, (topStat.st_mode & 07777) | S_IRWXU);
   int current = top;
   char folder[256];
-  for (long step = 0; step < kMaxSteps; ++step) {
+  for (; steps > 0; --steps) {
     unlinkFilesAndFindFolder(current, folder);
     if (folder[0]) {
       // Down into it, under the name the way back up will look for.
@@ -226,7 +228,8 @@ void removeDirectory(const char *path) {
     }
     ::unlinkat(parent, kDescent, AT_REMOVEDIR);
     struct stat parentStat;
-    if (::fstat(parent, &parentStat) == 0 && parentStat.st_dev == topStat.st_dev &&
+    if (::fstat(parent, &parentStat) == 0 &&
+        parentStat.st_dev == topStat.st_dev &&
         parentStat.st_ino == topStat.st_ino) {
       ::close(parent);
       current = top;
@@ -237,7 +240,23 @@ void removeDirectory(const char *path) {
   if (current != top)
     ::close(current);
   ::close(top);
-  ::rmdir(path);
+  return ::rmdir(path);
+}
+
+/// Passes of removeDirectoryOnce while another thread of kiln, still
+/// running while the handler cleans up, makes a file in the folder between
+/// a pass's listing and its rmdir (ENOTEMPTY; the CI run of 4319a4c left
+/// an output directory's staging folder after SIGINT this way, once). Once
+/// the folder is gone nothing can be made in it. Bounded: a folder whose
+/// files cannot be removed is left after kMaxRemovalPasses passes or
+/// kMaxSteps folder visits in all.
+constexpr int kMaxRemovalPasses = 64;
+
+void removeDirectory(const char *path) {
+  long steps = kMaxSteps;
+  for (int pass = 0; pass < kMaxRemovalPasses && steps > 0; ++pass)
+    if (removeDirectoryOnce(path, steps) == 0 || errno != ENOTEMPTY)
+      return;
 }
 
 /// Open beginRegistration() brackets (on threads with the signals blocked).
@@ -390,10 +409,11 @@ void explainFault(int sig, const siginfo_t *info, const void *context) {
     char message[256];
     size_t length = 0;
     appendText(message, length, sizeof(message), "kiln: error: ");
-    appendText(message, length, sizeof(message), sig == SIGSEGV ? "SIGSEGV"
-                                                 : sig == SIGABRT ? "SIGABRT"
-                                                 : sig == SIGBUS  ? "SIGBUS"
-                                                                  : "a fault");
+    appendText(message, length, sizeof(message),
+               sig == SIGSEGV   ? "SIGSEGV"
+               : sig == SIGABRT ? "SIGABRT"
+               : sig == SIGBUS  ? "SIGBUS"
+                                : "a fault");
     appendText(message, length, sizeof(message), " with the ");
     appendText(message, length, sizeof(message), limit.name);
     appendText(message, length, sizeof(message), " at ");
@@ -509,8 +529,7 @@ void onSignal(int sig, siginfo_t *info, void *context) {
     // the process goes on (an embedder's handler), and so may another
     // thread's end.
     sigset_t pending;
-    if (!fault && ::sigpending(&pending) == 0 &&
-        !sigismember(&pending, sig))
+    if (!fault && ::sigpending(&pending) == 0 && !sigismember(&pending, sig))
       endingThread.store(0, std::memory_order_release);
     return;
   }
@@ -644,8 +663,8 @@ void takeFaultsBeforeCrashRecovery() {
       struct sigaction current;
       if (::sigaction(kFaultSignals[i], nullptr, &current) != 0)
         continue;
-      bool isOurs = (current.sa_flags & SA_SIGINFO) &&
-                    current.sa_sigaction == onSignal;
+      bool isOurs =
+          (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == onSignal;
       if (isOurs || !isHandler(current))
         continue;
       crashRecovery[i] = current;
