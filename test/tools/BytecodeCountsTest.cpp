@@ -88,6 +88,30 @@ TEST(BytecodeCounts, NotBytecodeOrNoSectionOrMalformed) {
   EXPECT_FALSE(readBytecodeAttrTypeCounts(file).has_value());
 }
 
+TEST(BytecodeCounts, SaysWhatItCannotRead) {
+  std::string problem;
+  // An alignment MLIR's reader would truncate to 32 bits (helper-91: 2^32 +
+  // 1 read as 1 there, and the count check was skipped).
+  std::string odd = header() + std::string(1, static_cast<char>(0x83)) +
+                    varInt(2) + varInt((uint64_t(1) << 32) + 1) + varInt(1) +
+                    varInt(2);
+  EXPECT_FALSE(readBytecodeAttrTypeCounts(odd, &problem).has_value());
+  EXPECT_EQ(problem, "a section's alignment is not a power of two up to 4096");
+  std::string three = header() + std::string(1, static_cast<char>(0x83)) +
+                      varInt(2) + varInt(3) + varInt(1) + varInt(2);
+  EXPECT_FALSE(readBytecodeAttrTypeCounts(three, &problem).has_value());
+  EXPECT_FALSE(problem.empty());
+  std::string longer = header() + std::string(1, '\x01') + varInt(1000) + "x";
+  EXPECT_FALSE(readBytecodeAttrTypeCounts(longer, &problem).has_value());
+  EXPECT_EQ(problem, "a section is longer than the file");
+  // No attribute/type offset section: nothing wrong, no counts.
+  EXPECT_FALSE(
+      readBytecodeAttrTypeCounts(header() + section(1, "d"), &problem));
+  EXPECT_EQ(problem, "");
+  EXPECT_FALSE(readBytecodeAttrTypeCounts("module {}", &problem));
+  EXPECT_EQ(problem, "");
+}
+
 TEST(BytecodeCounts, EveryTruncationEndsCleanly) {
   std::string file = header() + section(1, "dialects") +
                      section(3, varInt(uint64_t(1) << 40) + varInt(300));

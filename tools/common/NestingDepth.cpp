@@ -110,43 +110,52 @@ bool isMlirBytecode(std::string_view text) {
 }
 
 std::optional<BytecodeAttrTypeCounts>
-readBytecodeAttrTypeCounts(std::string_view text) {
+readBytecodeAttrTypeCounts(std::string_view text, std::string *problem) {
+  auto unreadable = [&](const char *what) {
+    if (problem)
+      *problem = what;
+    return std::nullopt;
+  };
+  if (problem)
+    problem->clear();
   if (!isMlirBytecode(text))
     return std::nullopt;
   BytecodeCursor cursor(text);
   cursor.skip(4);
-  if (!cursor.varInt()) // version
-    return std::nullopt;
+  if (!cursor.varInt())
+    return unreadable("its version is cut short");
   std::size_t producerEnd = text.find('\0', cursor.offset());
   if (producerEnd == std::string_view::npos ||
       !cursor.skip(producerEnd + 1 - cursor.offset()))
-    return std::nullopt;
+    return unreadable("its producer string is not ended");
   constexpr uint8_t kAttrTypeOffsetSection = 3;
   constexpr uint8_t kPadding = 0xCB;
   while (!cursor.atEnd()) {
     std::optional<uint8_t> idAndAligned = cursor.byte();
     std::optional<uint64_t> length = cursor.varInt();
     if (!idAndAligned || !length)
-      return std::nullopt;
+      return unreadable("a section header is cut short");
     if (*idAndAligned & 0x80) {
       // Aligned from the start of the buffer, as the writer aligns it.
       std::optional<uint64_t> alignment = cursor.varInt();
-      if (!alignment || *alignment == 0 || *alignment > 4096)
-        return std::nullopt;
+      if (!alignment || *alignment == 0 || *alignment > 4096 ||
+          (*alignment & (*alignment - 1)) != 0)
+        return unreadable("a section's alignment is not a power of two up "
+                          "to 4096");
       while (cursor.offset() % *alignment != 0)
         if (cursor.byte() != kPadding)
-          return std::nullopt;
+          return unreadable("a section's padding is not 0xCB bytes");
     }
     if ((*idAndAligned & 0x7F) == kAttrTypeOffsetSection) {
       BytecodeCursor section(text.substr(cursor.offset(), *length));
       std::optional<uint64_t> attributes = section.varInt();
       std::optional<uint64_t> types = section.varInt();
       if (!attributes || !types)
-        return std::nullopt;
+        return unreadable("its attribute/type offset section is cut short");
       return BytecodeAttrTypeCounts{*attributes, *types};
     }
     if (!cursor.skip(*length))
-      return std::nullopt;
+      return unreadable("a section is longer than the file");
   }
   return std::nullopt;
 }
@@ -351,12 +360,22 @@ std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
 bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
                              llvm::raw_ostream &os) {
   std::string_view view(text.data(), text.size());
-  if (std::optional<BytecodeAttrTypeCounts> counts =
-          readBytecodeAttrTypeCounts(view)) {
+  if (isMlirBytecode(view)) {
+    std::string unreadable;
+    std::optional<BytecodeAttrTypeCounts> counts =
+        readBytecodeAttrTypeCounts(view, &unreadable);
+    if (!unreadable.empty()) {
+      llvm::WithColor::error(os, name)
+          << "MLIR bytecode whose sections kiln cannot read (" << unreadable
+          << "): kiln reads the counts bytecode declares before MLIR's "
+             "reader, which trusts them\n";
+      return true;
+    }
     // Each below the limit, and their sum: no overflow.
-    if (counts->attributes <= kMaxBytecodeAttrTypes &&
-        counts->types <= kMaxBytecodeAttrTypes &&
-        counts->attributes + counts->types <= kMaxBytecodeAttrTypes)
+    if (!counts ||
+        (counts->attributes <= kMaxBytecodeAttrTypes &&
+         counts->types <= kMaxBytecodeAttrTypes &&
+         counts->attributes + counts->types <= kMaxBytecodeAttrTypes))
       return false;
     llvm::WithColor::error(os, name)
         << "MLIR bytecode that declares " << counts->attributes

@@ -11,7 +11,7 @@
 #include "dialects/tt/IR/TTOps.h"
 #include "pipelines/amdgpu/AMDGPUPipeline.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
-#include "tools/common/AttrTypeShapes.h"
+#include "tools/common/BytecodeAsText.h"
 #include "tools/common/NestingDepth.h"
 #include "tools/common/StackLimit.h"
 
@@ -35,8 +35,11 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <vector>
 
 /// Loads every plugin named by --load-pass-plugin / --load-dialect-plugin
@@ -82,45 +85,57 @@ static bool checkPlugins(llvm::ArrayRef<char *> args) {
   return ok;
 }
 
-/// MLIR bytecode passes the text checks unseen (reportInputBeyondLimits
-/// bounds only its count of attributes and types), yet a few of its bytes
-/// can stand for attributes or types of billions of parts written out
-/// (helper-90: a doubling `tuple` type, 30 entries, kept kiln-opt printing
-/// without end). So bytecode is read once here and measured
-/// (checkAttributeAndTypeShapes) before MLIR's driver reads it again.
-/// Bytecode this first reading cannot take (a dialect of a plugin not
-/// loaded yet, a malformed file) goes to the driver as it is: the driver
-/// reports what is wrong with it. Returns false (the error printed) where
-/// an attribute or type is beyond kiln's limits.
-static bool checkBytecodeShapes(const llvm::MemoryBuffer &input,
-                                const mlir::DialectRegistry &registry) {
-  if (!kiln::tool::isMlirBytecode(
-          std::string_view(input.getBufferStart(), input.getBufferSize())))
-    return true;
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.allowUnregisteredDialects();
-  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
-  sourceMgr->AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBuffer(input.getBuffer(),
-                                       input.getBufferIdentifier(),
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  {
-    // The driver's own reading reports this one's errors.
-    mlir::ScopedDiagnosticHandler quiet(
-        &context, [](mlir::Diagnostic &) { return mlir::success(); });
-    module = mlir::parseSourceFile<mlir::ModuleOp>(
-        sourceMgr, mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
+/// The options a bytecode reader child (BytecodeAsText.h) needs to read
+/// what this kiln-opt would: dialect plugins and unregistered dialects.
+static std::vector<std::string> bytecodeReaderArgs(int argc, char **argv) {
+  std::vector<std::string> forwarded;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    llvm::StringRef name = arg.ltrim('-');
+    if (name.size() == arg.size())
+      continue;
+    if (name.starts_with("allow-unregistered-dialect")) {
+      forwarded.push_back(arg.str());
+      continue;
+    }
+    for (llvm::StringRef option : {"load-pass-plugin", "load-dialect-plugin"}) {
+      if (!name.starts_with(option))
+        continue;
+      forwarded.push_back(arg.str());
+      if (name == option && i + 1 < argc)
+        forwarded.push_back(argv[++i]);
+    }
   }
-  if (!module)
-    return true;
-  mlir::SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
-  return kiln::tool::checkAttributeAndTypeShapes(
-      *module, input.getBufferIdentifier(), input.getBuffer(), llvm::errs());
+  return forwarded;
+}
+
+/// kiln-opt's dialects: kiln's, and the upstream ones TTIR and the
+/// pipelines use.
+static void registerDialects(mlir::DialectRegistry &registry) {
+  kiln::tt::registerTTIRDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
+                  mlir::vector::VectorDialect, kiln::kgpu::KGPUDialect>();
 }
 
 int main(int argc, char **argv) {
+  // The bytecode reader child: the dialects, plugins and
+  // --allow-unregistered-dialect of the kiln-opt that started it.
+  if (argc > 1 && std::strcmp(argv[1], kiln::tool::kBytecodeReaderArg) == 0) {
+    kiln::tool::raiseStackLimit();
+    std::vector<char *> args(argv, argv + argc);
+    args.erase(args.begin() + 1);
+    int childArgc = static_cast<int>(args.size());
+    mlir::DialectRegistry registry;
+    registerDialects(registry);
+    mlir::registerAndParseCLIOptions(childArgc, args.data(),
+                                     "kiln-opt bytecode reader\n", registry);
+    return kiln::tool::runBytecodeReader(
+        registry, mlir::MlirOptMainConfig::createFromCLOptions()
+                      .shouldAllowUnregisteredDialects());
+  }
   // A crash (in a plugin's registration callback, say) prints LLVM's stack
   // dump instead of ending with nothing on stderr.
   llvm::InitLLVM initLLVM(argc, argv);
@@ -149,11 +164,9 @@ int main(int argc, char **argv) {
   argc = static_cast<int>(args.size());
   argv = args.data();
 
+  std::vector<std::string> readerArgs = bytecodeReaderArgs(argc, argv);
   mlir::DialectRegistry registry;
-  kiln::tt::registerTTIRDialects(registry);
-  registry.insert<mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
-                  mlir::vector::VectorDialect, kiln::kgpu::KGPUDialect>();
+  registerDialects(registry);
   // kiln's passes and the named NVPTX pipeline (kiln-ttir-to-llvm-nvptx).
   kiln::pipelines::registerNVPTXPipeline();
   kiln::pipelines::registerAMDGPUPipeline();
@@ -178,10 +191,25 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  // MLIR bytecode: its declared counts checked, then read in a process of
+  // its own and checked as the text it prints (BytecodeAsText.h).
+  if (kiln::tool::isMlirBytecode(
+          std::string_view(input->getBufferStart(), input->getBufferSize()))) {
+    if (kiln::tool::reportInputBeyondLimits(input->getBufferIdentifier(),
+                                            input->getBuffer(), llvm::errs()))
+      return 1;
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
+        kiln::tool::readBytecodeAsText(input->getBufferIdentifier(),
+                                       input->getBuffer(), readerArgs);
+    if (!text) {
+      llvm::WithColor::error(llvm::errs(), input->getBufferIdentifier())
+          << llvm::toString(text.takeError()) << "\n";
+      return 1;
+    }
+    input = std::move(*text);
+  }
   if (kiln::tool::reportInputBeyondLimits(input->getBufferIdentifier(),
                                           input->getBuffer(), llvm::errs()))
-    return 1;
-  if (!checkBytecodeShapes(*input, registry))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &errorMessage);

@@ -85,7 +85,11 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
       mlir::openInputFile(options.inputFile, &errorMessage);
   if (!input)
     return fail(errorMessage);
+  input = kernelSourceText(std::move(input)); // MLIR bytecode as text
+  if (!input)
+    return 1;
   llvm::SourceMgr sourceMgr;
+  restrictSourceLineFiles(sourceMgr);
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =

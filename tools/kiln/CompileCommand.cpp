@@ -14,6 +14,8 @@
 #include "pipelines/common/StageTimer.h"
 #include "pipelines/nvptx/NVPTXBackend.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
+#include "tools/common/BytecodeAsText.h"
+#include "tools/common/StackLimit.h"
 #include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
 
@@ -23,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -908,6 +911,18 @@ void exitWithoutTeardown(int status) {
   std::_Exit(status);
 }
 
+std::optional<int> runAsBytecodeReader(int argc, char **argv) {
+  if (argc < 2 || std::strcmp(argv[1], kiln::tool::kBytecodeReaderArg) != 0)
+    return std::nullopt;
+  kiln::tool::raiseStackLimit();
+  // The dialects of both targets' inputs (runCompile, runCompileAMDGPU).
+  mlir::DialectRegistry registry;
+  kiln::tt::registerTTIRDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect>();
+  return kiln::tool::runBytecodeReader(registry, /*allowUnregistered=*/false);
+}
+
 int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   if (llvm::StringRef(options.arch).starts_with_insensitive("gfx")) {
     CompileOptions amd = options;
@@ -961,7 +976,11 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       mlir::openInputFile(options.inputFile, &errorMessage);
   if (!input)
     return fail(errorMessage);
+  input = kernelSourceText(std::move(input)); // MLIR bytecode as text
+  if (!input)
+    return 1;
   llvm::SourceMgr sourceMgr;
+  restrictSourceLineFiles(sourceMgr);
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =

@@ -119,6 +119,12 @@ struct CompileOutcome {
 /// Diagnostics go to stderr, the summary (and --timings table) to stdout.
 int runCompile(const CompileOptions &options, CompileOutcome *outcome = nullptr);
 
+/// Where argv[1] is kiln::tool::kBytecodeReaderArg (a kiln reading MLIR
+/// bytecode started this process: tools/common/BytecodeAsText.h), reads the
+/// bytecode from stdin with the dialects `kiln compile` knows and returns
+/// the exit code; otherwise std::nullopt.
+std::optional<int> runAsBytecodeReader(int argc, char **argv);
+
 /// `kiln compile` for an AMDGPU target (gfx90a, gfx942): TTIR to a code
 /// object (hsaco) with its metadata.json, through the compile cache (job
 /// backend "hip", code-object version 5, warp size 64, ld.lld's version in

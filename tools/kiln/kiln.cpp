@@ -23,6 +23,10 @@
 #include <cstdio>
 
 int main(int argc, char **argv) {
+  // A kiln reading MLIR bytecode started this process to read it
+  // (tools/common/BytecodeAsText.h): none of what follows.
+  if (std::optional<int> code = kiln::tool::runAsBytecodeReader(argc, argv))
+    return *code;
   // First: before anything installs LLVM's signal handlers, so that kiln's
   // know which signals this process was started with ignored.
   kiln::installSignalCleanup();

@@ -1,0 +1,30 @@
+//===- SourceFiles.cpp - files kiln's diagnostics may show lines of -------===//
+
+#include "tools/common/SourceFiles.h"
+
+#include <system_error>
+
+namespace kiln::tool {
+namespace {
+class SourceLineFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  SourceLineFileSystem() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &path) override {
+    llvm::ErrorOr<llvm::vfs::Status> status = this->status(path);
+    if (!status)
+      return status.getError();
+    if (status->getType() != llvm::sys::fs::file_type::regular_file ||
+        status->getSize() > kMaxSourceLineFile)
+      return std::make_error_code(std::errc::permission_denied);
+    return ProxyFileSystem::openFileForRead(path);
+  }
+};
+} // namespace
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sourceLineFileSystem() {
+  return llvm::makeIntrusiveRefCnt<SourceLineFileSystem>();
+}
+
+} // namespace kiln::tool
