@@ -4751,6 +4751,22 @@ struct KGPUConvertToLLVM
                          << "' (supported: nvptx, amdgpu)";
       return signalPassFailure();
     }
+    // A tensor constant that is not one value repeated (a dense array, a
+    // dense_resource blob) has no lowering here. Refused before the
+    // conversion: after ConstantLowering's failure the conversion driver
+    // went on to the arith-to-LLVM constant pattern, which ended kiln by
+    // SIGTRAP on a dense_resource tensor ("ElementsAttr does not provide
+    // iteration facilities", helper-92).
+    WalkResult nonSplat = module.walk([&](arith::ConstantOp op) {
+      if (!isa<RankedTensorType>(op.getType()) ||
+          isa<SplatElementsAttr>(op.getValue()))
+        return WalkResult::advance();
+      op.emitError() << "non-splat tensor constants are not supported by the "
+                     << targetLabel(*targetInfo) << " lowering yet";
+      return WalkResult::interrupt();
+    });
+    if (nonSplat.wasInterrupted())
+      return signalPassFailure();
     // A tensor-core layout of the other vendor (kgpu-assign-layouts run
     // with another target's mma-version) has no lowering here.
     WalkResult foreign = module.walk([&](Operation *op) {

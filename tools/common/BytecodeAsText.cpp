@@ -17,6 +17,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -26,10 +27,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <string>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 extern char **environ;
 
@@ -54,6 +58,22 @@ std::string firstLines(llvm::StringRef text, unsigned lines) {
   return out;
 }
 
+/// /proc/self/exe: this program's binary, which the reader child runs.
+constexpr char kSelf[] = "/proc/self/exe";
+/// The reader child's environment: its parent's pid and the file's name.
+constexpr char kParentVariable[] = "KILN_BYTECODE_READER_PARENT";
+constexpr char kNameVariable[] = "KILN_BYTECODE_READER_NAME";
+
+/// The CPU time limit a reader child starts with (seconds): ours, or this
+/// process's soft limit where lower.
+unsigned long cpuLimitSeconds() {
+  rlimit cpu;
+  if (::getrlimit(RLIMIT_CPU, &cpu) == 0 && cpu.rlim_cur != RLIM_INFINITY &&
+      cpu.rlim_cur < kBytecodeReaderCpuSeconds)
+    return static_cast<unsigned long>(cpu.rlim_cur);
+  return kBytecodeReaderCpuSeconds;
+}
+
 /// The child's address space at start, bytes (/proc/self/statm's first
 /// field, in pages); 0 where it cannot be read.
 uint64_t addressSpaceNow() {
@@ -70,6 +90,24 @@ uint64_t addressSpaceNow() {
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
                    llvm::ArrayRef<std::string> extraArgs) {
+  // Started through the dynamic loader (`ld-linux-x86-64.so.2 kiln ...`),
+  // /proc/self/exe is the loader, which would take the reader's arguments
+  // as its own.
+  {
+    char self[4096];
+    ssize_t length = ::readlink(kSelf, self, sizeof(self) - 1);
+    if (length > 0) {
+      llvm::StringRef path(self, length);
+      llvm::StringRef base = path.substr(path.rfind('/') + 1);
+      if (base.starts_with("ld-linux") || base.starts_with("ld.so") ||
+          base.starts_with("ld64.so"))
+        return bytecodeError(
+            name, "kiln reads MLIR bytecode in a process of its own, started "
+                  "from its own binary, and " +
+                      llvm::Twine(kSelf) + " is the dynamic loader (" + path +
+                      ") that started this one: run kiln directly");
+    }
+  }
   const uint64_t textLimit =
       std::max(kMinBytecodeTextLimit, kMaxTextPerBytecodeByte * bytes.size());
   // stdin through a socket (send's MSG_NOSIGNAL: a child that died before
@@ -103,9 +141,24 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
   for (std::string &arg : args)
     argv.push_back(arg.data());
   argv.push_back(nullptr);
+  // The reader learns this process's pid (it ends with it: PDEATHSIG) and
+  // the file's name (for its diagnostics) from its environment.
+  std::vector<std::string> variables = {
+      std::string(kParentVariable) + "=" + std::to_string(::getpid()),
+      std::string(kNameVariable) + "=" + name.str()};
+  std::vector<char *> envp;
+  for (std::string &variable : variables)
+    envp.push_back(variable.data());
+  for (char **entry = environ; entry && *entry; ++entry) {
+    llvm::StringRef variable(*entry);
+    if (!variable.starts_with(std::string(kParentVariable) + "=") &&
+        !variable.starts_with(std::string(kNameVariable) + "="))
+      envp.push_back(*entry);
+  }
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int spawned = ::posix_spawn(&pid, "/proc/self/exe", &actions, nullptr,
-                              argv.data(), environ);
+  int spawned =
+      ::posix_spawn(&pid, kSelf, &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(input[1]);
   ::close(output[1]);
@@ -113,8 +166,11 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
   if (spawned != 0) {
     for (int fd : {input[0], output[0], errors[0]})
       ::close(fd);
-    return bytecodeError(name, llvm::Twine("cannot start its reader: ") +
-                                   std::strerror(spawned));
+    return bytecodeError(
+        name, llvm::Twine("cannot start its reader, ") + kSelf + ": " +
+                  std::strerror(spawned) +
+                  " (kiln reads MLIR bytecode in a process of its own, "
+                  "started from its own binary)");
   }
   kiln::killOnSignal(pid);
 
@@ -127,6 +183,12 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
       wallSeconds = value;
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(wallSeconds);
+  // Time this process did not see pass (stopped by SIGTSTP, say, with the
+  // reader: helper-92's Ctrl-Z for 42 s and `fg` ended a good read) does
+  // not count: polls wake at least every kPollMs, and a longer gap moves
+  // the deadline on by its excess.
+  constexpr int kPollMs = 500;
+  auto lastWake = std::chrono::steady_clock::now();
   bool timedOut = false;
   std::string text, errorText;
   bool overLimit = false;
@@ -158,7 +220,14 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
       timedOut = true;
       ::kill(pid, SIGKILL);
     }
-    int ready = ::poll(fds, count, timedOut || overLimit ? -1 : int(left));
+    int ready = ::poll(
+        fds, count,
+        timedOut || overLimit ? -1 : int(std::min<long long>(left, kPollMs)));
+    auto woke = std::chrono::steady_clock::now();
+    auto gap = woke - lastWake;
+    if (gap > std::chrono::milliseconds(4 * kPollMs))
+      deadline += gap - std::chrono::milliseconds(kPollMs);
+    lastWake = woke;
     if (ready < 0) {
       if (errno == EINTR)
         continue;
@@ -203,9 +272,18 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
     if (fd >= 0)
       ::close(fd);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  int waited;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  int waitError = waited < 0 ? errno : 0;
   kiln::dontKillOnSignal(pid);
+  if (waitError != 0)
+    return bytecodeError(name,
+                         llvm::Twine("cannot learn how its reader ended: ") +
+                             std::strerror(waitError) +
+                             (waitError == ECHILD
+                                  ? " (is SIGCHLD ignored in this process?)"
+                                  : ""));
 
   if (timedOut)
     return bytecodeError(
@@ -228,11 +306,18 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
     int sig = WTERMSIG(status);
     if (sig == SIGXCPU)
       return bytecodeError(
-          name, "reading it as MLIR bytecode took more than " +
-                    llvm::Twine(kBytecodeReaderCpuSeconds) +
-                    " s of CPU time (MLIR's bytecode reader takes time that "
+          name, "reading it as MLIR bytecode took more CPU time than its "
+                "limit, " +
+                    llvm::Twine(cpuLimitSeconds()) +
+                    " s (RLIMIT_CPU; MLIR's bytecode reader takes time that "
                     "grows with the square of the length of a chain of "
                     "attributes or types)");
+    if (sig == SIGKILL)
+      return bytecodeError(
+          name, "MLIR's bytecode reader was ended by SIGKILL, from outside "
+                "kiln (the out-of-memory killer, or a hard CPU time limit: "
+                "ulimit -t)" +
+                    firstLines(errorText, 3));
     bool memory = llvm::StringRef(errorText).contains("out of memory") ||
                   llvm::StringRef(errorText).contains("bad_alloc");
     return bytecodeError(
@@ -258,8 +343,7 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
                                         ? std::string(" (the reader exited ") +
                                               std::to_string(code) + ")"
                                         : ":" + firstLines(errorText, 8)));
-  return llvm::MemoryBuffer::getMemBufferCopy(text,
-                                              name + " (bytecode as text)");
+  return llvm::MemoryBuffer::getMemBufferCopy(text, name + kBytecodeTextSuffix);
 }
 
 int runBytecodeReader(const mlir::DialectRegistry &registry,
@@ -268,8 +352,27 @@ int runBytecodeReader(const mlir::DialectRegistry &registry,
   // the parent reads the status.
   for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGXCPU})
     std::signal(sig, SIG_DFL);
-  rlimit cpu = {kBytecodeReaderCpuSeconds, kBytecodeReaderCpuSeconds + 1};
-  ::setrlimit(RLIMIT_CPU, &cpu);
+  // Ends with the kiln that started it (helper-92: a SIGKILLed kiln left a
+  // reader blocked for good, or running its CPU limit out). The parent may
+  // have ended before this: then its pid is no longer the parent's.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (const char *parent = std::getenv(kParentVariable))
+    if (std::strtol(parent, nullptr, 10) != ::getppid())
+      std::_Exit(1);
+  // The CPU limit: kBytecodeReaderCpuSeconds, or the one this process was
+  // given if lower (a user's `ulimit -t` stays).
+  rlimit cpu;
+  if (::getrlimit(RLIMIT_CPU, &cpu) == 0) {
+    rlim_t seconds = kBytecodeReaderCpuSeconds;
+    if (cpu.rlim_cur != RLIM_INFINITY && cpu.rlim_cur < seconds)
+      seconds = cpu.rlim_cur;
+    rlimit wanted = {seconds, seconds + 1};
+    if (cpu.rlim_max != RLIM_INFINITY && wanted.rlim_max > cpu.rlim_max)
+      wanted.rlim_max = cpu.rlim_max;
+    if (wanted.rlim_cur > wanted.rlim_max)
+      wanted.rlim_cur = wanted.rlim_max;
+    ::setrlimit(RLIMIT_CPU, &wanted);
+  }
   if (uint64_t now = addressSpaceNow()) {
     rlimit memory = {now + kBytecodeReaderMemory, now + kBytecodeReaderMemory};
     rlimit current;
@@ -278,8 +381,11 @@ int runBytecodeReader(const mlir::DialectRegistry &registry,
          current.rlim_cur > memory.rlim_cur))
       ::setrlimit(RLIMIT_AS, &memory);
   }
+  const char *name = std::getenv(kNameVariable);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
       llvm::MemoryBuffer::getSTDIN();
+  if (input && name && *name)
+    *input = llvm::MemoryBuffer::getMemBufferCopy((*input)->getBuffer(), name);
   if (!input) {
     llvm::errs() << "cannot read the bytecode: " << input.getError().message()
                  << "\n";
@@ -299,9 +405,17 @@ int runBytecodeReader(const mlir::DialectRegistry &registry,
     return 1;
   // One top-level operation as it is; several inside a module, as the
   // text parser's callers take them (an implicit module).
+  // Printed as a top-level operation (no parent block): only then does the
+  // printer write alias definitions (`#loc3 = loc(...)`, each location and
+  // attribute once, not inline at every use) and the dialect resources
+  // (dense_resource blobs). helper-92: printed from inside the block, a
+  // bytecode's blobs were dropped (kiln-opt wrote its own bytecode without
+  // them) and the inline text of a kernel with call-site locations passed
+  // the text limit.
   mlir::Operation *top = nullptr;
   if (!block.empty() && std::next(block.begin()) == block.end()) {
     top = &block.front();
+    top->remove();
   } else {
     auto module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
     module.getBody()->getOperations().splice(module.getBody()->end(),

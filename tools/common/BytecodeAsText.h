@@ -43,9 +43,10 @@ namespace kiln::tool {
 /// child (readBytecodeAsText starts it; not for users).
 constexpr char kBytecodeReaderArg[] = "--kiln-internal-bytecode-reader";
 
-/// The child's CPU time limit (RLIMIT_CPU), seconds. A chain of 65,536
-/// attributes or types (kMaxBytecodeAttrTypes) takes MLIR's reader about
-/// 8 s on the build machine; real kernels, milliseconds.
+/// The child's CPU time limit (RLIMIT_CPU), seconds, or the limit kiln
+/// itself runs under where lower. A chain of 65,536 attributes or types
+/// would take MLIR's reader about 8 s on the build machine; real kernels,
+/// milliseconds.
 constexpr unsigned kBytecodeReaderCpuSeconds = 20;
 
 /// The child's wall-clock limit, seconds (a malformed file can leave MLIR's

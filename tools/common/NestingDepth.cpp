@@ -387,12 +387,15 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
     return true;
   }
   InputProblem problem = InputProblem::Deep;
+  const unsigned nestingLimit = name.ends_with(kBytecodeTextSuffix)
+                                    ? kMaxBytecodeTextNesting
+                                    : kMaxNestingDepth;
   std::optional<std::size_t> found =
-      findNestingDeeperThan(view, kMaxNestingDepth, &problem);
+      findNestingDeeperThan(view, nestingLimit, &problem);
   std::string message;
   llvm::raw_string_ostream out(message);
   if (found && problem == InputProblem::Deep) {
-    out << "nested deeper than " << kMaxNestingDepth
+    out << "nested deeper than " << nestingLimit
         << " levels (brackets, braces, parentheses, angle brackets and unary "
            "minus signs together): kiln refuses such input before parsing "
            "it, as MLIR's parser recurses once per level (real kernels nest "

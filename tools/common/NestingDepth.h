@@ -104,16 +104,16 @@ struct AliasBeyondLimits {
 std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text);
 
 /// The most attributes and types together that kiln reads from MLIR
-/// bytecode. MLIR's bytecode reader (LLVM 22) takes time that grows with
-/// the square of the length of a chain of attributes or types that refer to
-/// the one before (build machine, kiln-opt: 4000 chained `tuple` types
-/// 0.07 s, 16,000 0.5 s, 32,000 2.0 s; 65,536 would take about 8 s), and
-/// none of the text checks above can see into bytecode. The corpus's
-/// kernels written as bytecode declare at most 450 (flex attention: 420
-/// attributes, 30 types); helper-91's kernel of 12,000 scalar operations
-/// 18,016. Bytecode is then read in a process of its own, with limits
-/// (BytecodeAsText.h).
-constexpr uint64_t kMaxBytecodeAttrTypes = 65536;
+/// bytecode: the 2^20 parts of kMaxWrittenOutSize. What a file declares is
+/// what MLIR's reader allocates for before reading anything (helper-91: a
+/// count of 2^33 ended it by SIGABRT). A chain of attributes or types that
+/// refer to the one before takes MLIR's reader time that grows with the
+/// square of its length (build machine: 16,000 0.5 s, 32,000 2.0 s): long
+/// ones run out of the reader child's CPU time limit (BytecodeAsText.h).
+/// The corpus's kernels written as bytecode declare at most 450;
+/// helper-92's scalar kernel of 25,000 additions, 75,013 (refused by an
+/// earlier limit of 65,536).
+constexpr uint64_t kMaxBytecodeAttrTypes = uint64_t(1) << 20;
 
 /// The numbers of attributes and types MLIR bytecode declares (the first
 /// two numbers of its attribute/type offset section; mlir/Bytecode/
@@ -152,6 +152,15 @@ void reportAtOffset(llvm::StringRef name, llvm::StringRef text,
 /// count) in `text`, or std::nullopt where `text` has no such place.
 std::optional<std::size_t> offsetOfLineColumn(llvm::StringRef text,
                                               unsigned line, unsigned column);
+
+/// The suffix of the name of the MLIR text printed of bytecode
+/// (BytecodeAsText.h). Its nesting limit is kMaxStructureDepth plus a few
+/// levels of syntax, not kMaxNestingDepth: the printer writes builtin
+/// attributes and types out in full where text may have written them
+/// through aliases (helper-92: test/tools/Inputs/alias-comment.mlir, 2000
+/// levels through aliases, was refused as bytecode).
+constexpr char kBytecodeTextSuffix[] = " (bytecode as text)";
+constexpr unsigned kMaxBytecodeTextNesting = kMaxStructureDepth + 16;
 
 /// Checks `text`, the contents of the file `name`, with
 /// findNestingDeeperThan (kMaxNestingDepth) and findAliasBeyondLimits, or,

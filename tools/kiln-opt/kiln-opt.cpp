@@ -30,13 +30,17 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <csignal>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -88,9 +92,18 @@ static bool checkPlugins(llvm::ArrayRef<char *> args) {
 /// The options a bytecode reader child (BytecodeAsText.h) needs to read
 /// what this kiln-opt would: dialect plugins and unregistered dialects.
 static std::vector<std::string> bytecodeReaderArgs(int argc, char **argv) {
+  // Response files (@FILE) expanded first, as the option parser does
+  // (helper-92: a plugin named in one reached the driver, not the reader).
+  llvm::BumpPtrAllocator allocator;
+  llvm::StringSaver saver(allocator);
+  llvm::SmallVector<const char *, 32> expanded(argv, argv + argc);
+  if (!llvm::cl::ExpandResponseFiles(saver, llvm::cl::TokenizeGNUCommandLine,
+                                     expanded))
+    expanded.assign(argv, argv + argc);
+  argc = static_cast<int>(expanded.size());
   std::vector<std::string> forwarded;
   for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
+    llvm::StringRef arg(expanded[i]);
     if (arg == "--")
       break;
     llvm::StringRef name = arg.ltrim('-');
@@ -105,7 +118,7 @@ static std::vector<std::string> bytecodeReaderArgs(int argc, char **argv) {
         continue;
       forwarded.push_back(arg.str());
       if (name == option && i + 1 < argc)
-        forwarded.push_back(argv[++i]);
+        forwarded.push_back(expanded[++i]);
     }
   }
   return forwarded;
@@ -145,6 +158,17 @@ int main(int argc, char **argv) {
       "--load-dialect-plugin); report a crash in kiln itself with this "
       "command line and its input.\n");
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
+  // kiln-opt waits for its bytecode reader child: with SIGCHLD ignored the
+  // kernel reaps it at once and its status is lost (helper-92: a crashed
+  // reader read as success, `module {}` written). The default action is
+  // put back, as kiln does.
+  struct sigaction childAction;
+  if (::sigaction(SIGCHLD, nullptr, &childAction) == 0 &&
+      !(childAction.sa_flags & SA_SIGINFO) &&
+      childAction.sa_handler == SIG_IGN) {
+    childAction.sa_handler = SIG_DFL;
+    ::sigaction(SIGCHLD, &childAction, nullptr);
+  }
   if (!checkPlugins(llvm::ArrayRef<char *>(argv, argc)))
     return 1;
   // Print SSA names from NameLoc locations by default, as Triton does, so
