@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -790,9 +792,19 @@ struct KGPUAssignLayouts
         dot->removeAttr(kWgmmaSplitNAttr);
     }
     fn.walk([&](arith::ConstantOp cst) {
-      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
         if (dense.getType() != cst.getType())
           cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
+      } else if (auto blob =
+                     dyn_cast<DenseResourceElementsAttr>(cst.getValue())) {
+        // The same blob under the type with the layout (helper-93: left
+        // with the old type, the constant failed the verifier with "all of
+        // {value, result} have same type" on gfx942; the lowering refuses
+        // such a constant by name).
+        if (blob.getType() != cst.getType())
+          cst.setValueAttr(DenseResourceElementsAttr::get(
+              cast<ShapedType>(cst.getType()), blob.getRawHandle()));
+      }
     });
 
     // Reconcile the relations that the choice above did not satisfy.

@@ -387,9 +387,7 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
     return true;
   }
   InputProblem problem = InputProblem::Deep;
-  const unsigned nestingLimit = name.ends_with(kBytecodeTextSuffix)
-                                    ? kMaxBytecodeTextNesting
-                                    : kMaxNestingDepth;
+  const unsigned nestingLimit = kMaxNestingDepth;
   std::optional<std::size_t> found =
       findNestingDeeperThan(view, nestingLimit, &problem);
   std::string message;

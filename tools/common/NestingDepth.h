@@ -154,13 +154,14 @@ std::optional<std::size_t> offsetOfLineColumn(llvm::StringRef text,
                                               unsigned line, unsigned column);
 
 /// The suffix of the name of the MLIR text printed of bytecode
-/// (BytecodeAsText.h). Its nesting limit is kMaxStructureDepth plus a few
-/// levels of syntax, not kMaxNestingDepth: the printer writes builtin
-/// attributes and types out in full where text may have written them
-/// through aliases (helper-92: test/tools/Inputs/alias-comment.mlir, 2000
-/// levels through aliases, was refused as bytecode).
+/// (BytecodeAsText.h). Its nesting limit is kMaxNestingDepth too: the check
+/// cannot tell an operation's regions from an attribute's brackets, and
+/// regions nested past it cost minutes later (helper-93: 1300 nested
+/// `scf.for` from bytecode, 52 s in LLVM's optimizer; 2010, over 120 s).
+/// So an attribute or type nested more than 1000 levels deep, which text
+/// can write through aliases (Inputs/alias-comment.mlir: 2000), is refused
+/// as bytecode, whose printer writes builtin attributes and types in full.
 constexpr char kBytecodeTextSuffix[] = " (bytecode as text)";
-constexpr unsigned kMaxBytecodeTextNesting = kMaxStructureDepth + 16;
 
 /// Checks `text`, the contents of the file `name`, with
 /// findNestingDeeperThan (kMaxNestingDepth) and findAliasBeyondLimits, or,
