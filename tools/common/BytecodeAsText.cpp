@@ -40,7 +40,7 @@ extern char **environ;
 namespace kiln::tool {
 namespace {
 
-llvm::Error bytecodeError(llvm::StringRef, const llvm::Twine &why) {
+llvm::Error bytecodeError(const llvm::Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
 }
 
@@ -102,10 +102,10 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
       if (base.starts_with("ld-linux") || base.starts_with("ld.so") ||
           base.starts_with("ld64.so"))
         return bytecodeError(
-            name, "kiln reads MLIR bytecode in a process of its own, started "
-                  "from its own binary, and " +
-                      llvm::Twine(kSelf) + " is the dynamic loader (" + path +
-                      ") that started this one: run kiln directly");
+            "kiln reads MLIR bytecode in a process of its own, started "
+            "from its own binary, and " +
+            llvm::Twine(kSelf) + " is the dynamic loader (" + path +
+            ") that started this one: run kiln directly");
     }
   }
   const uint64_t textLimit =
@@ -114,21 +114,21 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
   // reading all of it is no SIGPIPE here), stdout and stderr through pipes.
   int input[2], output[2], errors[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, input) != 0)
-    return bytecodeError(name, llvm::Twine("cannot start its reader: ") +
-                                   std::strerror(errno));
+    return bytecodeError(llvm::Twine("cannot start its reader: ") +
+                         std::strerror(errno));
   if (::pipe2(output, O_CLOEXEC) != 0) {
     int err = errno;
     ::close(input[0]);
     ::close(input[1]);
-    return bytecodeError(name, llvm::Twine("cannot start its reader: ") +
-                                   std::strerror(err));
+    return bytecodeError(llvm::Twine("cannot start its reader: ") +
+                         std::strerror(err));
   }
   if (::pipe2(errors, O_CLOEXEC) != 0) {
     int err = errno;
     for (int fd : {input[0], input[1], output[0], output[1]})
       ::close(fd);
-    return bytecodeError(name, llvm::Twine("cannot start its reader: ") +
-                                   std::strerror(err));
+    return bytecodeError(llvm::Twine("cannot start its reader: ") +
+                         std::strerror(err));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -166,11 +166,10 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
   if (spawned != 0) {
     for (int fd : {input[0], output[0], errors[0]})
       ::close(fd);
-    return bytecodeError(
-        name, llvm::Twine("cannot start its reader, ") + kSelf + ": " +
-                  std::strerror(spawned) +
-                  " (kiln reads MLIR bytecode in a process of its own, "
-                  "started from its own binary)");
+    return bytecodeError(llvm::Twine("cannot start its reader, ") + kSelf +
+                         ": " + std::strerror(spawned) +
+                         " (kiln reads MLIR bytecode in a process of its own, "
+                         "started from its own binary)");
   }
   kiln::killOnSignal(pid);
 
@@ -278,71 +277,69 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
   int waitError = waited < 0 ? errno : 0;
   kiln::dontKillOnSignal(pid);
   if (waitError != 0)
-    return bytecodeError(name,
-                         llvm::Twine("cannot learn how its reader ended: ") +
-                             std::strerror(waitError) +
-                             (waitError == ECHILD
-                                  ? " (is SIGCHLD ignored in this process?)"
-                                  : ""));
+    return bytecodeError(
+        llvm::Twine("cannot learn how its reader ended: ") +
+        std::strerror(waitError) +
+        (waitError == ECHILD ? " (is SIGCHLD ignored in this process?)" : ""));
 
   if (timedOut)
     return bytecodeError(
-        name, "MLIR's bytecode reader did not finish reading it in " +
-                  llvm::Twine(wallSeconds) +
-                  " s (ended by kiln): a malformed file can leave it "
-                  "waiting for good" +
-                  firstLines(errorText, 3));
+        "MLIR's bytecode reader did not finish reading it in " +
+        llvm::Twine(wallSeconds) +
+        " s (ended by kiln): a malformed file can leave it "
+        "waiting for good" +
+        firstLines(errorText, 3));
   if (overLimit)
     return bytecodeError(
-        name, "MLIR bytecode that prints as more than " +
-                  llvm::Twine(textLimit >> 20) +
-                  " MiB of MLIR text: kiln reads bytecode by way of its text "
-                  "and refuses text that large (" +
-                  llvm::Twine(kMaxTextPerBytecodeByte) +
-                  " times the file's size; nested regions, or attributes and "
-                  "types that refer to each other, reach such sizes from a "
-                  "few bytes)");
+        "MLIR bytecode that prints as more than " +
+        llvm::Twine(textLimit >> 20) +
+        " MiB of MLIR text: kiln reads bytecode by way of its text "
+        "and refuses text that large (" +
+        llvm::Twine(kMaxTextPerBytecodeByte) +
+        " times the file's size; nested regions, or attributes and "
+        "types that refer to each other, reach such sizes from a "
+        "few bytes)");
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
     if (sig == SIGXCPU)
       return bytecodeError(
-          name, "reading it as MLIR bytecode took more CPU time than its "
-                "limit, " +
-                    llvm::Twine(cpuLimitSeconds()) +
-                    " s (RLIMIT_CPU; MLIR's bytecode reader takes time that "
-                    "grows with the square of the length of a chain of "
-                    "attributes or types)");
+          "reading it as MLIR bytecode took more CPU time than its "
+          "limit, " +
+          llvm::Twine(cpuLimitSeconds()) +
+          " s (RLIMIT_CPU; MLIR's bytecode reader takes time that "
+          "grows with the square of the length of a chain of "
+          "attributes or types)");
     if (sig == SIGKILL)
       return bytecodeError(
-          name, "MLIR's bytecode reader was ended by SIGKILL, from outside "
-                "kiln (the out-of-memory killer, or a hard CPU time limit: "
-                "ulimit -t)" +
-                    firstLines(errorText, 3));
+          "MLIR's bytecode reader was ended by SIGKILL, from outside "
+          "kiln (the out-of-memory killer, or a hard CPU time limit: "
+          "ulimit -t)" +
+          firstLines(errorText, 3));
     bool memory = llvm::StringRef(errorText).contains("out of memory") ||
                   llvm::StringRef(errorText).contains("bad_alloc");
     return bytecodeError(
-        name, llvm::Twine("MLIR's bytecode reader ended by ") +
-                  (sig == SIGSEGV   ? "SIGSEGV"
-                   : sig == SIGABRT ? "SIGABRT"
-                   : sig == SIGBUS  ? "SIGBUS"
-                                    : ("signal " + std::to_string(sig))) +
-                  " reading it" +
-                  (memory ? " (out of the " +
-                                std::to_string(kBytecodeReaderMemory >> 30) +
-                                " GiB of memory kiln gives it)"
-                          : std::string()) +
-                  ": the bytecode is malformed, or declares sizes or nests "
-                  "deeper than MLIR's reader takes (it trusts what the file "
-                  "declares)" +
-                  firstLines(errorText, 3));
+        llvm::Twine("MLIR's bytecode reader ended by ") +
+        (sig == SIGSEGV   ? "SIGSEGV"
+         : sig == SIGABRT ? "SIGABRT"
+         : sig == SIGBUS  ? "SIGBUS"
+                          : ("signal " + std::to_string(sig))) +
+        " reading it" +
+        (memory
+             ? " (out of the " + std::to_string(kBytecodeReaderMemory >> 30) +
+                   " GiB of memory kiln gives it)"
+             : std::string()) +
+        ": the bytecode is malformed, or declares sizes or nests "
+        "deeper than MLIR's reader takes (it trusts what the file "
+        "declares)" +
+        firstLines(errorText, 3));
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code != 0)
-    return bytecodeError(name, "cannot read it as MLIR bytecode" +
-                                   (errorText.empty()
-                                        ? std::string(" (the reader exited ") +
-                                              std::to_string(code) + ")"
-                                        : ":" + firstLines(errorText, 8)));
+    return bytecodeError(
+        "cannot read it as MLIR bytecode" +
+        (errorText.empty()
+             ? std::string(" (the reader exited ") + std::to_string(code) + ")"
+             : ":" + firstLines(errorText, 8)));
   return llvm::MemoryBuffer::getMemBufferCopy(text, name + kBytecodeTextSuffix);
 }
 

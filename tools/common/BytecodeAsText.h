@@ -11,7 +11,9 @@
 // parser unchecked (a million nested `[`: SIGSEGV). kiln cannot bound all
 // of that from outside the reader, so `kiln` and `kiln-opt` read bytecode
 // in a child process: their own binary, started with kBytecodeReaderArg,
-// with limits on CPU time and memory, which prints the module as MLIR text
+// with limits on CPU time, memory and wall-clock time (a stop of this
+// process, Ctrl-Z, not counted), ending with it (PR_SET_PDEATHSIG), which
+// prints the module as MLIR text
 // (with locations) on a pipe. The text, at most
 // kMaxTextPerBytecodeByte times the input's size (and at least
 // kMinBytecodeTextLimit), then goes through the text checks and the parser
