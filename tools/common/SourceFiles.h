@@ -24,8 +24,9 @@ namespace kiln::tool {
 constexpr uint64_t kMaxSourceLineFile = uint64_t(1) << 20;
 
 /// The real file system, opening for reading only regular files of at most
-/// kMaxSourceLineFile bytes (others: "permission denied"; the diagnostic is
-/// then shown without its line). For llvm::SourceMgr::setVirtualFileSystem.
+/// kMaxSourceLineFile bytes with no NUL byte in them (others: "permission
+/// denied"; the diagnostic is then shown without its line). For
+/// llvm::SourceMgr::setVirtualFileSystem.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sourceLineFileSystem();
 
 } // namespace kiln::tool
