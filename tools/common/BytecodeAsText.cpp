@@ -15,6 +15,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -341,6 +342,25 @@ readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
              ? std::string(" (the reader exited ") + std::to_string(code) + ")"
              : ":" + firstLines(errorText, 8)));
   return llvm::MemoryBuffer::getMemBufferCopy(text, name + kBytecodeTextSuffix);
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+inputAsText(std::unique_ptr<llvm::MemoryBuffer> input,
+            llvm::ArrayRef<std::string> extraArgs) {
+  if (!isMlirBytecode(
+          std::string_view(input->getBufferStart(), input->getBufferSize())))
+    return input;
+  if (reportInputBeyondLimits(input->getBufferIdentifier(), input->getBuffer(),
+                              llvm::errs()))
+    return nullptr;
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text = readBytecodeAsText(
+      input->getBufferIdentifier(), input->getBuffer(), extraArgs);
+  if (!text) {
+    llvm::WithColor::error(llvm::errs(), input->getBufferIdentifier())
+        << llvm::toString(text.takeError()) << "\n";
+    return nullptr;
+  }
+  return std::move(*text);
 }
 
 int runBytecodeReader(const mlir::DialectRegistry &registry,

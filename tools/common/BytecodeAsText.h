@@ -78,6 +78,15 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readBytecodeAsText(llvm::StringRef name, llvm::StringRef bytes,
                    llvm::ArrayRef<std::string> extraArgs = {});
 
+/// `input` as it is, or, where it is MLIR bytecode, the MLIR text of it:
+/// its declared attribute and type counts checked first
+/// (reportInputBeyondLimits), then readBytecodeAsText with `extraArgs`.
+/// Null after an error, printed to stderr as `NAME: error: ...`. The text
+/// still needs the text checks, as any text input.
+std::unique_ptr<llvm::MemoryBuffer>
+inputAsText(std::unique_ptr<llvm::MemoryBuffer> input,
+            llvm::ArrayRef<std::string> extraArgs = {});
+
 /// The child's side: sets the limits, reads bytecode from stdin with the
 /// dialects of `registry` (unregistered ones allowed where
 /// `allowUnregistered`), prints each top-level operation with

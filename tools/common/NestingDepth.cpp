@@ -50,8 +50,6 @@ std::size_t skipWhitespace(std::string_view text, std::size_t i) {
   return i;
 }
 
-bool isBytecode(std::string_view text) { return isMlirBytecode(text); }
-
 /// Reads MLIR bytecode's prefixed variable-width integers
 /// (mlir/Bytecode/Encoding.h): the number of trailing zero bits of the
 /// first byte, plus one, is the number of bytes (a first byte of 0: 9 bytes,
@@ -167,7 +165,7 @@ std::optional<std::size_t> findNestingDeeperThan(std::string_view text,
     *problem = InputProblem::Deep;
   // Bytecode: its raw bytes are no brackets (helper-89: f16 constants of
   // 1.0, `00 3C`, were counted as a thousand `<`).
-  if (isBytecode(text))
+  if (isMlirBytecode(text))
     return std::nullopt;
   unsigned depth = 0;
   // The affine map or integer set being read: where it starts, and the
@@ -271,7 +269,7 @@ constexpr std::size_t kExcerpt = 60;
 } // namespace
 
 std::optional<AliasBeyondLimits> findAliasBeyondLimits(std::string_view text) {
-  if (isBytecode(text))
+  if (isMlirBytecode(text))
     return std::nullopt;
   struct Shape {
     uint64_t size;
@@ -387,13 +385,12 @@ bool reportInputBeyondLimits(llvm::StringRef name, llvm::StringRef text,
     return true;
   }
   InputProblem problem = InputProblem::Deep;
-  const unsigned nestingLimit = kMaxNestingDepth;
   std::optional<std::size_t> found =
-      findNestingDeeperThan(view, nestingLimit, &problem);
+      findNestingDeeperThan(view, kMaxNestingDepth, &problem);
   std::string message;
   llvm::raw_string_ostream out(message);
   if (found && problem == InputProblem::Deep) {
-    out << "nested deeper than " << nestingLimit
+    out << "nested deeper than " << kMaxNestingDepth
         << " levels (brackets, braces, parentheses, angle brackets and unary "
            "minus signs together): kiln refuses such input before parsing "
            "it, as MLIR's parser recurses once per level (real kernels nest "

@@ -12,6 +12,7 @@
 #include "pipelines/amdgpu/AMDGPUPipeline.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/common/BytecodeAsText.h"
+#include "tools/common/ChildSignal.h"
 #include "tools/common/NestingDepth.h"
 #include "tools/common/StackLimit.h"
 
@@ -46,17 +47,12 @@
 #include <string_view>
 #include <vector>
 
-/// Loads every plugin named by --load-pass-plugin / --load-dialect-plugin
-/// (`--opt=PATH`, `-opt=PATH` or `--opt PATH`) once before MlirOptMain does:
-/// it only prints "Failed to load passes from 'PATH'. Request ignored." and
-/// goes on to exit 0 with the plugin's passes missing, for a file that is
-/// not a shared library, one without mlirGetPassPluginInfo /
-/// mlirGetDialectPluginInfo, a wrong plugin API version, or a bare name
-/// dlopen does not find. Here each is an error with the loader's reason.
-/// Loading twice is harmless: the library stays loaded (dlopen counts), and
-/// its registration callback runs once, from MlirOptMain.
-static bool checkPlugins(llvm::ArrayRef<char *> args) {
-  bool ok = true;
+/// The plugin options of `args` (up to a `--`): --load-pass-plugin or
+/// --load-dialect-plugin (with one dash or two, `=PATH` or PATH as the next
+/// argument), each as its option's name and its path.
+static std::vector<std::pair<llvm::StringRef, std::string>>
+pluginOptions(llvm::ArrayRef<const char *> args) {
+  std::vector<std::pair<llvm::StringRef, std::string>> found;
   for (size_t i = 1; i < args.size(); ++i) {
     llvm::StringRef arg(args[i]);
     if (arg == "--")
@@ -68,22 +64,35 @@ static bool checkPlugins(llvm::ArrayRef<char *> args) {
       llvm::StringRef rest = name;
       if (!rest.consume_front(option))
         continue;
-      std::string path;
       if (rest.consume_front("="))
-        path = rest.str();
+        found.emplace_back(option, rest.str());
       else if (rest.empty() && i + 1 < args.size())
-        path = args[++i];
-      else
-        continue;
-      llvm::Error error = option == "load-pass-plugin"
-                              ? mlir::PassPlugin::load(path).takeError()
-                              : mlir::DialectPlugin::load(path).takeError();
-      if (error) {
-        llvm::errs() << "kiln-opt: error: --" << option << "=" << path
-                     << ": cannot load the plugin: "
-                     << llvm::toString(std::move(error)) << "\n";
-        ok = false;
-      }
+        found.emplace_back(option, args[++i]);
+    }
+  }
+  return found;
+}
+
+/// Loads every plugin named by --load-pass-plugin / --load-dialect-plugin
+/// (`--opt=PATH`, `-opt=PATH` or `--opt PATH`) once before MlirOptMain does:
+/// it only prints "Failed to load passes from 'PATH'. Request ignored." and
+/// goes on to exit 0 with the plugin's passes missing, for a file that is
+/// not a shared library, one without mlirGetPassPluginInfo /
+/// mlirGetDialectPluginInfo, a wrong plugin API version, or a bare name
+/// dlopen does not find. Here each is an error with the loader's reason.
+/// Loading twice is harmless: the library stays loaded (dlopen counts), and
+/// its registration callback runs once, from MlirOptMain.
+static bool checkPlugins(llvm::ArrayRef<const char *> args) {
+  bool ok = true;
+  for (const auto &[option, path] : pluginOptions(args)) {
+    llvm::Error error = option == "load-pass-plugin"
+                            ? mlir::PassPlugin::load(path).takeError()
+                            : mlir::DialectPlugin::load(path).takeError();
+    if (error) {
+      llvm::errs() << "kiln-opt: error: --" << option << "=" << path
+                   << ": cannot load the plugin: "
+                   << llvm::toString(std::move(error)) << "\n";
+      ok = false;
     }
   }
   return ok;
@@ -100,26 +109,16 @@ static std::vector<std::string> bytecodeReaderArgs(int argc, char **argv) {
   if (!llvm::cl::ExpandResponseFiles(saver, llvm::cl::TokenizeGNUCommandLine,
                                      expanded))
     expanded.assign(argv, argv + argc);
-  argc = static_cast<int>(expanded.size());
   std::vector<std::string> forwarded;
-  for (int i = 1; i < argc; ++i) {
+  for (const auto &[option, path] : pluginOptions(expanded))
+    forwarded.push_back("--" + option.str() + "=" + path);
+  for (size_t i = 1; i < expanded.size(); ++i) {
     llvm::StringRef arg(expanded[i]);
     if (arg == "--")
       break;
-    llvm::StringRef name = arg.ltrim('-');
-    if (name.size() == arg.size())
-      continue;
-    if (name.starts_with("allow-unregistered-dialect")) {
+    if (arg.starts_with("-") &&
+        arg.ltrim('-').starts_with("allow-unregistered-dialect"))
       forwarded.push_back(arg.str());
-      continue;
-    }
-    for (llvm::StringRef option : {"load-pass-plugin", "load-dialect-plugin"}) {
-      if (!name.starts_with(option))
-        continue;
-      forwarded.push_back(arg.str());
-      if (name == option && i + 1 < argc)
-        forwarded.push_back(expanded[++i]);
-    }
   }
   return forwarded;
 }
@@ -158,18 +157,9 @@ int main(int argc, char **argv) {
       "--load-dialect-plugin); report a crash in kiln itself with this "
       "command line and its input.\n");
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
-  // kiln-opt waits for its bytecode reader child: with SIGCHLD ignored the
-  // kernel reaps it at once and its status is lost (helper-92: a crashed
-  // reader read as success, `module {}` written). The default action is
-  // put back, as kiln does.
-  struct sigaction childAction;
-  if (::sigaction(SIGCHLD, nullptr, &childAction) == 0 &&
-      !(childAction.sa_flags & SA_SIGINFO) &&
-      childAction.sa_handler == SIG_IGN) {
-    childAction.sa_handler = SIG_DFL;
-    ::sigaction(SIGCHLD, &childAction, nullptr);
-  }
-  if (!checkPlugins(llvm::ArrayRef<char *>(argv, argc)))
+  // kiln-opt waits for its bytecode reader child: see ChildSignal.h.
+  kiln::tool::restoreDefaultChildSignal();
+  if (!checkPlugins(std::vector<const char *>(argv, argv + argc)))
     return 1;
   // Print SSA names from NameLoc locations by default, as Triton does, so
   // kiln-opt's output of Triton TTIR reads like Triton's own. An explicit
@@ -188,7 +178,6 @@ int main(int argc, char **argv) {
   argc = static_cast<int>(args.size());
   argv = args.data();
 
-  std::vector<std::string> readerArgs = bytecodeReaderArgs(argc, argv);
   mlir::DialectRegistry registry;
   registerDialects(registry);
   // kiln's passes and the named NVPTX pipeline (kiln-ttir-to-llvm-nvptx).
@@ -219,18 +208,10 @@ int main(int argc, char **argv) {
   // its own and checked as the text it prints (BytecodeAsText.h).
   if (kiln::tool::isMlirBytecode(
           std::string_view(input->getBufferStart(), input->getBufferSize()))) {
-    if (kiln::tool::reportInputBeyondLimits(input->getBufferIdentifier(),
-                                            input->getBuffer(), llvm::errs()))
+    input = kiln::tool::inputAsText(std::move(input),
+                                    bytecodeReaderArgs(argc, argv));
+    if (!input)
       return 1;
-    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
-        kiln::tool::readBytecodeAsText(input->getBufferIdentifier(),
-                                       input->getBuffer(), readerArgs);
-    if (!text) {
-      llvm::WithColor::error(llvm::errs(), input->getBufferIdentifier())
-          << llvm::toString(text.takeError()) << "\n";
-      return 1;
-    }
-    input = std::move(*text);
   }
   if (kiln::tool::reportInputBeyondLimits(input->getBufferIdentifier(),
                                           input->getBuffer(), llvm::errs()))

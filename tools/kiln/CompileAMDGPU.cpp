@@ -9,6 +9,8 @@
 #include "tools/kiln/CompileCommand.h"
 #include "cache/Sha256.h"
 #include "tools/kiln/CompileJobBuilder.h"
+#include "tools/common/BytecodeAsText.h"
+#include "tools/common/SourceFiles.h"
 #include "tools/kiln/KernelInfo.h"
 
 #include "dialects/tt/IR/TTOps.h"
@@ -85,11 +87,12 @@ int runCompileAMDGPU(const CompileOptions &options, CompileOutcome *outcome) {
       mlir::openInputFile(options.inputFile, &errorMessage);
   if (!input)
     return fail(errorMessage);
-  input = kernelSourceText(std::move(input)); // MLIR bytecode as text
+  input = kiln::tool::inputAsText(std::move(input)); // MLIR bytecode as text
   if (!input)
     return 1;
   llvm::SourceMgr sourceMgr;
-  restrictSourceLineFiles(sourceMgr);
+  // Other files' lines in diagnostics: SourceFiles.h.
+  sourceMgr.setVirtualFileSystem(kiln::tool::sourceLineFileSystem());
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =

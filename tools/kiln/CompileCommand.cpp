@@ -15,6 +15,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/common/BytecodeAsText.h"
+#include "tools/common/SourceFiles.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CompileJobBuilder.h"
 #include "tools/kiln/KernelInfo.h"
@@ -976,11 +977,12 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       mlir::openInputFile(options.inputFile, &errorMessage);
   if (!input)
     return fail(errorMessage);
-  input = kernelSourceText(std::move(input)); // MLIR bytecode as text
+  input = kiln::tool::inputAsText(std::move(input)); // MLIR bytecode as text
   if (!input)
     return 1;
   llvm::SourceMgr sourceMgr;
-  restrictSourceLineFiles(sourceMgr);
+  // Other files' lines in diagnostics: SourceFiles.h.
+  sourceMgr.setVirtualFileSystem(kiln::tool::sourceLineFileSystem());
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =

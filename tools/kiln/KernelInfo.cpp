@@ -4,9 +4,7 @@
 
 #include "dialects/tt/IR/TTTypes.h"
 #include "tools/common/AttrTypeShapes.h"
-#include "tools/common/BytecodeAsText.h"
 #include "tools/common/NestingDepth.h"
-#include "tools/common/SourceFiles.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -21,35 +19,12 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
 
 namespace kiln::tool {
-
-std::unique_ptr<llvm::MemoryBuffer>
-kernelSourceText(std::unique_ptr<llvm::MemoryBuffer> input) {
-  if (!isMlirBytecode(
-          std::string_view(input->getBufferStart(), input->getBufferSize())))
-    return input;
-  if (reportInputBeyondLimits(input->getBufferIdentifier(), input->getBuffer(),
-                              llvm::errs()))
-    return nullptr;
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> text =
-      readBytecodeAsText(input->getBufferIdentifier(), input->getBuffer());
-  if (!text) {
-    llvm::WithColor::error(llvm::errs(), input->getBufferIdentifier())
-        << llvm::toString(text.takeError()) << "\n";
-    return nullptr;
-  }
-  return std::move(*text);
-}
-
-void restrictSourceLineFiles(llvm::SourceMgr &sourceMgr) {
-  sourceMgr.setVirtualFileSystem(sourceLineFileSystem());
-}
 
 mlir::OwningOpRef<mlir::ModuleOp>
 parseKernelSource(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context) {

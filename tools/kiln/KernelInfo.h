@@ -11,10 +11,8 @@
 
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,19 +48,6 @@ namespace kiln::tool {
 /// to the context's diagnostic handler; returns null after one.
 mlir::OwningOpRef<mlir::ModuleOp> parseKernelSource(llvm::SourceMgr &sourceMgr,
                                                     mlir::MLIRContext &context);
-
-/// `input` as it is, or, where it is MLIR bytecode, the MLIR text that a
-/// reader child prints of it (tools/common/BytecodeAsText.h; its declared
-/// attribute and type counts checked first, NestingDepth.h), to be parsed
-/// as text with every text check. Null after an error, printed to stderr
-/// as `NAME: error: ...`.
-std::unique_ptr<llvm::MemoryBuffer>
-kernelSourceText(std::unique_ptr<llvm::MemoryBuffer> input);
-
-/// Makes `sourceMgr` open the other files that locations name (for a
-/// diagnostic's source line) only where they are regular files of at most
-/// 1 MiB (tools/common/SourceFiles.h).
-void restrictSourceLineFiles(llvm::SourceMgr &sourceMgr);
 
 /// One kernel parameter: its name and kiln-kernel/1 type ("ptr<f32>", "i32").
 struct KernelArg {

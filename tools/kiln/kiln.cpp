@@ -13,6 +13,7 @@
 #include "pipelines/common/OutOfMemory.h"
 #include "pipelines/common/SignalCleanup.h"
 #include "tools/common/CacheSignals.h"
+#include "tools/common/ChildSignal.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
@@ -38,18 +39,8 @@ int main(int argc, char **argv) {
   // its temporaries removed, instead of a SIGABRT (OutOfMemory.h).
   kiln::installOutOfMemoryHandler(/*tool=*/true);
   kiln::tool::raiseStackLimit(); // deeply nested IR: see StackLimit.h
-  // kiln waits for its children (ptxas, ld.lld, tar): a SIGCHLD it was
-  // started with ignored has the kernel reap them at once, and every wait
-  // failed with ECHILD (helper-86: "ptxas: cannot wait for it: No child
-  // processes" on every compile). The default action (nothing) is put
-  // back; children inherit it.
-  struct sigaction childAction;
-  if (::sigaction(SIGCHLD, nullptr, &childAction) == 0 &&
-      !(childAction.sa_flags & SA_SIGINFO) &&
-      childAction.sa_handler == SIG_IGN) {
-    childAction.sa_handler = SIG_DFL;
-    ::sigaction(SIGCHLD, &childAction, nullptr);
-  }
+  // kiln waits for its children (ptxas, ld.lld, tar): see ChildSignal.h.
+  kiln::tool::restoreDefaultChildSignal();
   CLI::App app{"kiln: GPU kernel compiler (TTIR -> PTX -> cubin)", "kiln"};
   app.require_subcommand(1);
 
