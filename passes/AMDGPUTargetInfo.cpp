@@ -82,6 +82,36 @@ public:
     return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
   }
 
+  /// ds_bpermute_b32: each lane reads the lane whose index is its byte
+  /// address / 4 (only the address's bits 7:2 count, so a source past the
+  /// wavefront's ends reads some lane of it).
+  Value shuffleIdx(OpBuilder &b, Location loc, Value value,
+                   Value srcLane) override {
+    Type i32 = b.getI32Type();
+    Value byteAddr = LLVM::ShlOp::create(
+        b, loc, srcLane, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(2)));
+    return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
+  }
+
+  Value laneOffset(OpBuilder &b, Location loc, int32_t delta) {
+    Type i32 = b.getI32Type();
+    Value lane = LLVM::AndOp::create(
+        b, loc, getThreadId(b, loc),
+        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(63)));
+    return LLVM::AddOp::create(
+        b, loc, lane, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(delta)));
+  }
+
+  Value shuffleUp(OpBuilder &b, Location loc, Value value,
+                  unsigned delta) override {
+    return shuffleIdx(b, loc, value, laneOffset(b, loc, -int32_t(delta)));
+  }
+
+  Value shuffleDown(OpBuilder &b, Location loc, Value value,
+                    unsigned delta) override {
+    return shuffleIdx(b, loc, value, laneOffset(b, loc, int32_t(delta)));
+  }
+
   void barrier(OpBuilder &b, Location loc) override {
     ROCDL::BarrierOp::create(b, loc);
   }

@@ -4,8 +4,10 @@
 // LLVM struct in the register order of KGPULayouts.h. Elementwise ops are
 // applied per element; loads and stores are grouped into vectors along the
 // contiguous dimension; reductions combine in a thread, across lanes with
-// shuffles, then across warps through shared memory; layout conversions go
-// through shared memory. Target-specific instructions come from TargetInfo.
+// shuffles, then across warps through shared memory; scans likewise (within
+// the thread, Hillis-Steele steps across lanes, the warps' totals through
+// shared memory); layout conversions go through shared memory.
+// Target-specific instructions come from TargetInfo.
 //
 //===----------------------------------------------------------------------===//
 
@@ -4364,6 +4366,130 @@ struct AtomicCASLowering : KPattern<tt::AtomicCASOp> {
   }
 };
 
+/// How a tt.scan runs in registers and warp shuffles. Along the scanned
+/// axis the layout places element j of chunk r of a thread at
+///   index = r * (spt * lanes * warps) + warp * (spt * lanes) + lane * spt + j
+/// with r < reps, j < spt (blocked layouts and their slices;
+/// kgpu::getThreadBaseTerms gives the lane and warp terms). A layout whose
+/// tile is longer than the axis (a power of two) replicates it: the lanes
+/// or warps past the axis's end hold copies (their ids' higher bits), and
+/// so do a thread's elements past it (`copies`).
+struct ShuffleScan {
+  std::optional<kgpu::BaseTerm> lane, warp;
+  /// Distinct lanes and warps along the axis, elements per chunk, chunks.
+  int64_t lanes = 1, warps = 1, spt = 1, reps = 1;
+  /// Per row the thread holds (rows are keyed by the element offsets of
+  /// the other dimensions), its elements' register indices [r][j].
+  SmallVector<SmallVector<SmallVector<unsigned>>> rows;
+  /// (element, the element of the same row it copies).
+  SmallVector<std::pair<unsigned, unsigned>> copies;
+  /// Rows of the tensor (the product of the other dimensions).
+  int64_t tensorRows = 1;
+
+  /// Whether every lane of a warp holds the same rows (the lanes are spread
+  /// along the axis only, or hold copies along the other dimensions).
+  bool lanesShareRows = true;
+
+  /// Shared memory the warps' totals take per operand, in elements: one per
+  /// warp along the axis, chunk and row (none with one warp on the axis).
+  int64_t smemElems() const { return warps > 1 ? tensorRows * reps * warps : 0; }
+};
+
+std::optional<ShuffleScan> planShuffleScan(RankedTensorType type,
+                                           unsigned axis) {
+  Attribute layout = type.getEncoding();
+  if (!layout || !kgpu::isDistributedLayout(layout) || kgpu::isMmaV2(layout) ||
+      isa<kgpu::MfmaEncodingAttr>(layout))
+    return std::nullopt;
+  if (auto slice = dyn_cast<kgpu::SliceEncodingAttr>(layout))
+    if (!isa<kgpu::BlockedEncodingAttr>(slice.getParent()))
+      return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t axisLen = shape[axis];
+  int64_t tile = kgpu::getTileShape(layout)[axis];
+  ShuffleScan p;
+  auto terms = kgpu::getThreadBaseTerms(layout);
+  for (const kgpu::BaseTerm &t : terms[axis]) {
+    std::optional<kgpu::BaseTerm> &slot = t.isWarp ? p.warp : p.lane;
+    if (slot || !llvm::isPowerOf2_32(t.divisor) ||
+        !llvm::isPowerOf2_32(t.modulus))
+      return std::nullopt;
+    slot = t;
+  }
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (d != axis)
+      for (const kgpu::BaseTerm &t : terms[d])
+        if (!t.isWarp && t.modulus > 1 && t.multiplier < shape[d])
+          p.lanesShareRows = false;
+  int64_t laneCount = p.lane ? p.lane->modulus : 1;
+  int64_t warpCount = p.warp ? p.warp->modulus : 1;
+  int64_t spt = p.lane ? p.lane->multiplier
+                       : p.warp ? p.warp->multiplier : tile;
+  if ((p.warp && p.warp->multiplier != spt * laneCount) ||
+      tile != spt * laneCount * warpCount)
+    return std::nullopt;
+  if (axisLen % tile == 0) {
+    p.lanes = laneCount;
+    p.warps = warpCount;
+    p.spt = spt;
+    p.reps = axisLen / tile;
+  } else if (tile > axisLen && llvm::isPowerOf2_64(axisLen) &&
+             llvm::isPowerOf2_64(spt)) {
+    p.spt = std::min(spt, axisLen);
+    p.lanes = std::clamp<int64_t>(axisLen / spt, 1, laneCount);
+    p.warps = std::clamp<int64_t>(axisLen / (spt * laneCount), 1, warpCount);
+  } else {
+    return std::nullopt;
+  }
+  int64_t chunk = p.spt * p.lanes * p.warps;
+  if (chunk * p.reps != axisLen)
+    return std::nullopt;
+  p.tensorRows = type.getNumElements() / axisLen;
+  // Every row the thread holds must have exactly the elements r * chunk + j
+  // (and copies of them).
+  SmallVector<SmallVector<int64_t>> keys;
+  SmallVector<std::pair<unsigned, int64_t>> copyOf;
+  SmallVector<unsigned> copyRow;
+  for (auto [e, off] :
+       llvm::enumerate(kgpu::getElemOffsets(layout, shape))) {
+    SmallVector<int64_t> key(off);
+    key.erase(key.begin() + axis);
+    auto it = llvm::find(keys, key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      p.rows.emplace_back(p.reps, SmallVector<unsigned>(p.spt, ~0u));
+      it = std::prev(keys.end());
+    }
+    unsigned row = it - keys.begin();
+    int64_t a = off[axis];
+    if (a < 0)
+      return std::nullopt;
+    if (a >= axisLen) {
+      copyOf.push_back({unsigned(e), a % axisLen});
+      copyRow.push_back(row);
+      continue;
+    }
+    int64_t r = a / chunk, j = a % chunk;
+    if (j >= p.spt)
+      return std::nullopt;
+    unsigned &slot = p.rows[row][r][j];
+    if (slot != ~0u)
+      return std::nullopt;
+    slot = e;
+  }
+  for (auto &row : p.rows)
+    for (auto &elems : row)
+      if (llvm::is_contained(elems, ~0u))
+        return std::nullopt;
+  for (auto [c, row] : llvm::zip(copyOf, copyRow)) {
+    int64_t a = c.second;
+    if (a % chunk >= p.spt)
+      return std::nullopt;
+    p.copies.push_back({c.first, p.rows[row][a / chunk][a % chunk]});
+  }
+  return p;
+}
+
 /// One row of a tt.scan in shared memory (the elements along the scanned
 /// axis at one index of the other dimensions), in every operand's buffer:
 /// element j of the row in scan order, and its loads and stores.
@@ -4417,10 +4543,13 @@ struct ScanRow {
   }
 };
 
-/// tt.scan, in shared memory, for any (associative) combiner, operand count
-/// and direction. Every thread stores its elements at their row-major
-/// index. When the CTA has at least as many threads as rows, each row is
-/// cut into S segments (S a power of two, at most threads / rows) and:
+/// tt.scan, for any (associative) combiner, operand count and direction: in
+/// registers and shuffles where the layout allows (ShuffleScan,
+/// lowerByShuffles), otherwise (the mma.sync and MFMA accumulator layouts,
+/// and lanes or warps whose elements are not consecutive along the axis) in
+/// shared memory as follows. Every thread stores its elements at their
+/// row-major index. When the CTA has at least as many threads as rows, each
+/// row is cut into S segments (S a power of two, at most threads / rows) and:
 ///   A. a thread per segment walks it serially (inclusive scan in place);
 ///   B. the segments' last elements, each its segment's total, are scanned
 ///      across the row in log2(S) rounds (Hillis-Steele: in round d, the
@@ -4444,6 +4573,8 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
     auto shape = type.getShape();
     unsigned axis = op.getAxis();
+    if (std::optional<ShuffleScan> plan = planShuffleScan(type, axis))
+      return lowerByShuffles(op, adaptor, rewriter, *plan);
     auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
     if (!offsetAttr || !l.smem)
       return op.emitError() << "internal error: no shared memory assigned";
@@ -4530,6 +4661,308 @@ struct ScanLowering : KPattern<tt::ScanOp> {
       results.push_back(pack(rewriter, loc,
                              getTypeConverter()->convertType(op.getResult()[k].getType()),
                              vals));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  /// The scan in registers (ShuffleScan's layouts), in scan order (for a
+  /// reverse scan, from the highest index down):
+  ///   1. each chunk of spt elements a thread holds, serially;
+  ///   2. the chunks' totals across the lanes of the axis, Hillis-Steele
+  ///      over log2(lanes) shuffles (up, or down for reverse), then each
+  ///      thread's elements combined with the previous lane's inclusive
+  ///      total (one more shuffle);
+  ///   3. with several warps on the axis, each warp's total (its last lane
+  ///      along the axis) through shared memory, one barrier, and every
+  ///      thread combines the totals of the warps before its own;
+  ///   4. with several chunks per row (reps), each chunk's elements
+  ///      combined with the total of the chunks before it.
+  /// A combine always takes the earlier part first, so an associative
+  /// combiner need not commute. A 1024-element cumsum on 4 warps, 4
+  /// elements a thread in two chunks: 5 + 1 shuffles and one barrier per
+  /// chunk pair, against the shared-memory walk's 17 barriers.
+  LogicalResult lowerByShuffles(tt::ScanOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter,
+                                const ShuffleScan &p) const {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+    unsigned axis = op.getAxis();
+    bool reverse = op.getReverse();
+    unsigned numOps = op.getSrcs().size();
+    Region &combiner = op.getCombineOp();
+    IndexMath im{rewriter, loc};
+    SmallVector<SmallVector<Value>> in;
+    for (Value v : adaptor.getSrcs())
+      in.push_back(unpack(rewriter, loc, v));
+    // vals[e]: element e's values, one per operand.
+    SmallVector<SmallVector<Value>> vals(in.front().size());
+    for (unsigned e = 0; e < vals.size(); ++e)
+      for (unsigned k = 0; k < numOps; ++k)
+        vals[e].push_back(in[k][e]);
+    auto select = [&](Value cond, ArrayRef<Value> a, ArrayRef<Value> b) {
+      SmallVector<Value> out;
+      for (auto [x, y] : llvm::zip(a, b))
+        out.push_back(LLVM::SelectOp::create(rewriter, loc, cond, x, y));
+      return out;
+    };
+    // Each operand's value from another lane.
+    auto shuffled = [&](ArrayRef<Value> a, auto shuffleWord) {
+      SmallVector<Value> out;
+      for (Value v : a) {
+        SmallVector<Value> words;
+        for (Value w : toShuffleWords(rewriter, loc, v))
+          words.push_back(shuffleWord(w));
+        out.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
+      }
+      return out;
+    };
+    // From the lane `lanes` positions earlier in scan order.
+    auto fromEarlierLane = [&](ArrayRef<Value> a, unsigned lanes) {
+      unsigned delta = lanes * p.lane->divisor;
+      return shuffled(a, [&](Value w) {
+        return reverse ? l.target->shuffleDown(rewriter, loc, w, delta)
+                       : l.target->shuffleUp(rewriter, loc, w, delta);
+      });
+    };
+    auto cmp = [&](LLVM::ICmpPredicate pred, Value x, int64_t y) -> Value {
+      return LLVM::ICmpOp::create(rewriter, loc, pred, x, im.c(y));
+    };
+    auto [lane, warp] = laneAndWarp(rewriter, loc, l);
+    // The thread's position along the axis among the lanes / warps, counted
+    // in scan order.
+    auto position = [&](const std::optional<kgpu::BaseTerm> &t, Value id,
+                        int64_t count) -> Value {
+      if (!t)
+        return im.c(0);
+      Value v = LLVM::LShrOp::create(rewriter, loc, id,
+                                     im.c(llvm::Log2_32(t->divisor)));
+      v = LLVM::AndOp::create(rewriter, loc, v, im.c(count - 1));
+      return reverse ? LLVM::SubOp::create(rewriter, loc, im.c(count - 1), v)
+                     : v;
+    };
+    Value lanePos = position(p.lane, lane, p.lanes);
+    Value warpPos = position(p.warp, warp, p.warps);
+    auto inScanOrder = [&](int64_t n) {
+      SmallVector<int64_t> order;
+      for (int64_t i = 0; i < n; ++i)
+        order.push_back(reverse ? n - 1 - i : i);
+      return order;
+    };
+    SmallVector<int64_t> chunkOrder = inScanOrder(p.reps),
+                         elemOrder = inScanOrder(p.spt);
+
+    // 1 and 2: per row and chunk, the lane-inclusive total (in `totals`).
+    SmallVector<SmallVector<SmallVector<Value>>> totals(p.rows.size());
+    for (auto [row, chunks] : llvm::enumerate(p.rows)) {
+      for (int64_t r = 0; r < p.reps; ++r) {
+        const SmallVector<unsigned> &elems = chunks[r];
+        SmallVector<Value> acc;
+        for (int64_t j : elemOrder) {
+          SmallVector<Value> &v = vals[elems[j]];
+          if (!acc.empty())
+            v = combine(rewriter, combiner, acc, v);
+          acc = v;
+        }
+        if (p.lanes > 1) {
+          for (int64_t k = 1; k < p.lanes; k *= 2)
+            acc = select(cmp(LLVM::ICmpPredicate::uge, lanePos, k),
+                         combine(rewriter, combiner,
+                                 fromEarlierLane(acc, k), acc),
+                         acc);
+          // The chunk's last element is the lane's inclusive total; the
+          // others take the previous lane's.
+          vals[elems[elemOrder.back()]] = acc;
+          if (p.spt > 1) {
+            SmallVector<Value> before = fromEarlierLane(acc, 1);
+            Value notFirst = cmp(LLVM::ICmpPredicate::ne, lanePos, 0);
+            for (int64_t j : ArrayRef(elemOrder).drop_back())
+              vals[elems[j]] =
+                  select(notFirst, combine(rewriter, combiner, before, vals[elems[j]]),
+                         vals[elems[j]]);
+          }
+        }
+        totals[row].push_back(acc);
+      }
+    }
+
+    // 3. The warps' totals through shared memory; `chunkTotal`: each
+    // chunk's total over the whole axis, for step 4.
+    SmallVector<SmallVector<SmallVector<Value>>> chunkTotal(p.rows.size());
+    if (p.warps > 1) {
+      auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+      if (!offsetAttr || !l.smem)
+        return op.emitError() << "internal error: no shared memory assigned";
+      SmallVector<Type> memTypes;
+      SmallVector<int64_t> bufOffsets;
+      int64_t off = offsetAttr.getInt();
+      for (Value v : totals.front().front()) {
+        memTypes.push_back(memoryType(v.getType()));
+        bufOffsets.push_back(off);
+        off += llvm::alignTo(p.smemElems() * bitWidth(memTypes.back()) / 8, 16);
+      }
+      // Slot of (row, chunk, warp), rows by their index over the other
+      // dimensions. Where the lanes of a warp hold different rows, those
+      // rows are adjacent words (a row-major [chunk][warp][row] array, no
+      // bank conflicts among the lanes); where they share rows and read one
+      // warp's total each (byLanes below), the warps are ([row][chunk][warp]).
+      SmallVector<int64_t> rowShape(type.getShape());
+      rowShape.erase(rowShape.begin() + axis);
+      auto indices = emitIndices(rewriter, loc, l, type.getEncoding(),
+                                 type.getShape());
+      SmallVector<Value> rowIndex;
+      for (auto &chunks : p.rows) {
+        SmallVector<Value> idx(indices[chunks.front().front()]);
+        idx.erase(idx.begin() + axis);
+        rowIndex.push_back(linearIndex(rewriter, loc, idx, rowShape));
+      }
+      auto slot = [&](unsigned row, int64_t r, Value w) {
+        Value chunkWarp = im.add(im.c(r * p.warps), w);
+        if (p.lanesShareRows)
+          return im.add(im.mul(rowIndex[row], p.reps * p.warps), chunkWarp);
+        return im.add(im.mul(chunkWarp, p.tensorRows), rowIndex[row]);
+      };
+      Value warpIdx = reverse ? LLVM::SubOp::create(rewriter, loc,
+                                                    im.c(p.warps - 1), warpPos)
+                              : warpPos;
+      if (l.smemShared || inLoop(op))
+        l.target->barrier(rewriter, loc);
+      Value holdsTotal = cmp(LLVM::ICmpPredicate::eq, lanePos, p.lanes - 1);
+      auto ifOp = scf::IfOp::create(rewriter, loc, holdsTotal, false);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        for (auto [row, chunks] : llvm::enumerate(totals))
+          for (auto [r, t] : llvm::enumerate(chunks))
+            for (unsigned k = 0; k < numOps; ++k)
+              LLVM::StoreOp::create(
+                  rewriter, loc, toMemory(rewriter, loc, t[k]),
+                  smemAddress(rewriter, loc, l, bufOffsets[k], memTypes[k],
+                              slot(row, r, warpIdx)));
+      }
+      l.target->barrier(rewriter, loc);
+      auto loadTotal = [&](unsigned row, int64_t r, Value warpSlot) {
+        SmallVector<Value> t;
+        for (unsigned k = 0; k < numOps; ++k)
+          t.push_back(fromMemory(
+              rewriter, loc,
+              LLVM::LoadOp::create(
+                  rewriter, loc, memTypes[k],
+                  smemAddress(rewriter, loc, l, bufOffsets[k], memTypes[k],
+                              slot(row, r, warpSlot))),
+              totals[row][r][k].getType()));
+        return t;
+      };
+      Value notFirst = cmp(LLVM::ICmpPredicate::ne, warpPos, 0);
+      // With 8 or more warps on the axis and the same rows in every lane,
+      // lane i of every warp reads warp i's total (in scan order) and the
+      // lanes scan them (log2(warps) shuffles); each thread then takes the
+      // total before its warp's and the last one from those lanes. Fewer
+      // warps' totals, or lanes with rows of their own, are read by every
+      // thread (vector loads) and combined in order.
+      bool byLanes = p.warps >= 8 && p.lanesShareRows;
+      Value laneWarp, prevLane, lastLane;
+      if (byLanes) {
+        laneWarp = LLVM::AndOp::create(rewriter, loc, lane, im.c(p.warps - 1));
+        // The group of `warps` lanes this lane is in, and the lane of it
+        // that holds warp `w`'s inclusive total.
+        Value group = LLVM::AndOp::create(rewriter, loc, lane, im.c(~(p.warps - 1)));
+        prevLane = LLVM::OrOp::create(
+            rewriter, loc, group,
+            LLVM::SelectOp::create(rewriter, loc, notFirst,
+                                   LLVM::SubOp::create(rewriter, loc, warpPos,
+                                                       im.c(1)),
+                                   im.c(0)));
+        lastLane = LLVM::OrOp::create(rewriter, loc, group, im.c(p.warps - 1));
+      }
+      auto fromLane = [&](ArrayRef<Value> a, Value src) {
+        return shuffled(a, [&](Value w) {
+          return l.target->shuffleIdx(rewriter, loc, w, src);
+        });
+      };
+      for (auto [row, chunks] : llvm::enumerate(p.rows)) {
+        for (int64_t r = 0; r < p.reps; ++r) {
+          // `prefix`: the totals of the warps before this thread's;
+          // `running`: all warps' total.
+          SmallVector<Value> running, prefix;
+          if (byLanes) {
+            Value stored = reverse ? LLVM::SubOp::create(rewriter, loc,
+                                                         im.c(p.warps - 1),
+                                                         laneWarp)
+                                   : laneWarp;
+            SmallVector<Value> t = loadTotal(row, r, stored);
+            for (int64_t k = 1; k < p.warps; k *= 2) {
+              SmallVector<Value> u = shuffled(t, [&](Value w) {
+                return l.target->shuffleUp(rewriter, loc, w, k);
+              });
+              t = select(cmp(LLVM::ICmpPredicate::uge, laneWarp, k),
+                         combine(rewriter, combiner, u, t), t);
+            }
+            prefix = fromLane(t, prevLane);
+            running = fromLane(t, lastLane);
+          } else {
+            for (int64_t w = 0; w < p.warps; ++w) {
+              SmallVector<Value> t =
+                  loadTotal(row, r, im.c(reverse ? p.warps - 1 - w : w));
+              if (w == 1)
+                prefix = running;
+              else if (w > 1)
+                prefix = select(cmp(LLVM::ICmpPredicate::eq, warpPos, w),
+                                running, prefix);
+              running =
+                  running.empty() ? t : combine(rewriter, combiner, running, t);
+            }
+          }
+          for (unsigned e : chunks[r])
+            vals[e] = select(notFirst, combine(rewriter, combiner, prefix, vals[e]),
+                             vals[e]);
+          chunkTotal[row].push_back(running);
+        }
+      }
+    } else if (p.reps > 1) {
+      // One warp on the axis: the chunk's total is its last lane's.
+      Value src = lane;
+      if (p.lanes > 1) {
+        int64_t mask = (p.lanes - 1) * p.lane->divisor;
+        src = LLVM::OrOp::create(
+            rewriter, loc, LLVM::AndOp::create(rewriter, loc, lane, im.c(~mask)),
+            im.c(reverse ? 0 : mask));
+      }
+      for (auto [row, chunks] : llvm::enumerate(totals))
+        for (auto &t : chunks)
+          chunkTotal[row].push_back(
+              p.lanes > 1 ? shuffled(t, [&](Value w) {
+                return l.target->shuffleIdx(rewriter, loc, w, src);
+              })
+                          : t);
+    }
+
+    // 4. The chunks before each chunk.
+    if (p.reps > 1) {
+      for (auto [row, chunks] : llvm::enumerate(p.rows)) {
+        SmallVector<Value> carry;
+        for (int64_t r : chunkOrder) {
+          if (!carry.empty())
+            for (unsigned e : chunks[r])
+              vals[e] = combine(rewriter, combiner, carry, vals[e]);
+          carry = carry.empty() ? chunkTotal[row][r]
+                                : combine(rewriter, combiner, carry,
+                                          chunkTotal[row][r]);
+        }
+      }
+    }
+
+    for (auto [copy, of] : p.copies)
+      vals[copy] = vals[of];
+
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < numOps; ++k) {
+      SmallVector<Value> out;
+      for (auto &v : vals)
+        out.push_back(v[k]);
+      results.push_back(pack(
+          rewriter, loc,
+          getTypeConverter()->convertType(op.getResult()[k].getType()), out));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -5123,10 +5556,15 @@ struct KGPUConvertToLLVM
           allocate(op, bytes);
         }
       } else if (auto scan = dyn_cast<tt::ScanOp>(op)) {
+        auto src = cast<RankedTensorType>(scan.getSrcs().front().getType());
+        std::optional<ShuffleScan> plan = planShuffleScan(src, scan.getAxis());
         int64_t bytes = 0;
         for (Value v : scan.getSrcs())
-          bytes += llvm::alignTo(bytesOf(v.getType()), 16);
-        allocate(op, bytes);
+          bytes += llvm::alignTo(
+              plan ? bytesOf(v.getType(), plan->smemElems()) : bytesOf(v.getType()),
+              16);
+        if (bytes)
+          allocate(op, bytes);
       } else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
                  !isa<RankedTensorType>(op->getResult(0).getType()) &&
                  !op->use_empty()) {

@@ -4,8 +4,9 @@
 // .L1::evict_* priorities, .v2/.v4 vectors, .L2::cache_hint with a 64-bit
 // cache-policy operand: PTX ISA 7.4, sm_80), 9.7.9.17 (createpolicy: the
 // fraction form, PTX ISA 7.4, sm_80), 9.7.9.9 (st: .wb/.cg/.cs/.wt),
-// 9.7.8.6 (shfl.sync.bfly), 9.7.13.4 (bar.sync). Predicated accesses use
-// inline PTX: LLVM exposes no predicated vector load with a cache operator.
+// 9.7.8.6 (shfl.sync: .bfly, .up, .down, .idx), 9.7.13.4 (bar.sync).
+// Predicated accesses use inline PTX: LLVM exposes no predicated vector load
+// with a cache operator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +137,40 @@ public:
     Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
     return NVVM::ShflOp::create(b, loc, i32, all, value, offset, clamp,
                                 NVVM::ShflKind::bfly, UnitAttr());
+  }
+
+  /// shfl.sync.up / .down / .idx (PTX ISA 9.7.8.6): c packs the segment
+  /// mask (bits 12:8, 0: the whole warp) and the clamp lane (bits 4:0), the
+  /// lowest source lane for .up (0) and the highest for the others (31).
+  Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
+                NVVM::ShflKind kind) {
+    Type i32 = b.getI32Type();
+    Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
+    Value clamp = LLVM::ConstantOp::create(
+        b, loc, i32, b.getI32IntegerAttr(kind == NVVM::ShflKind::up ? 0 : 0x1f));
+    return NVVM::ShflOp::create(b, loc, i32, all, value, offset, clamp, kind,
+                                UnitAttr());
+  }
+
+  Value shuffleUp(OpBuilder &b, Location loc, Value value,
+                  unsigned delta) override {
+    return shuffle(b, loc, value,
+                   LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                            b.getI32IntegerAttr(delta)),
+                   NVVM::ShflKind::up);
+  }
+
+  Value shuffleDown(OpBuilder &b, Location loc, Value value,
+                    unsigned delta) override {
+    return shuffle(b, loc, value,
+                   LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                            b.getI32IntegerAttr(delta)),
+                   NVVM::ShflKind::down);
+  }
+
+  Value shuffleIdx(OpBuilder &b, Location loc, Value value,
+                   Value srcLane) override {
+    return shuffle(b, loc, value, srcLane, NVVM::ShflKind::idx);
   }
 
   void barrier(OpBuilder &b, Location loc) override {

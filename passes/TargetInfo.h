@@ -51,6 +51,17 @@ public:
   /// Value of the 32-bit `value` held by lane (laneId ^ laneMask).
   virtual mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, unsigned laneMask) = 0;
+  /// Value of the 32-bit `value` held by lane (laneId - delta) (`up`) or
+  /// (laneId + delta) (down). A lane whose source is outside the warp gets
+  /// an unspecified value (NVPTX: its own); callers select it away.
+  virtual mlir::Value shuffleUp(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value value, unsigned delta) = 0;
+  virtual mlir::Value shuffleDown(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value value, unsigned delta) = 0;
+  /// Value of the 32-bit `value` held by lane `srcLane` (i32, 0 .. warp
+  /// size - 1).
+  virtual mlir::Value shuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value value, mlir::Value srcLane) = 0;
   /// CTA-wide barrier that also orders shared memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) = 0;
 
