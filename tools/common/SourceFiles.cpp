@@ -43,4 +43,11 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sourceLineFileSystem() {
   return llvm::makeIntrusiveRefCnt<SourceLineFileSystem>();
 }
 
+bool mayShowSourceLines(llvm::StringRef path) {
+  SourceLineFileSystem fs;
+  if (!fs.status(path))
+    return true;
+  return bool(fs.openFileForRead(path));
+}
+
 } // namespace kiln::tool

@@ -1,5 +1,4 @@
-//===- SourceFiles.h - files kiln's diagnostics may show lines of -*- C++
-//-*-===//
+//===- SourceFiles.h - files diagnostics show lines of ----------*- C++ -*-===//
 //
 // MLIR's SourceMgrDiagnosticHandler shows the source line of a diagnostic's
 // location, opening whatever file the location names, whole. A location is
@@ -28,6 +27,15 @@ constexpr uint64_t kMaxSourceLineFile = uint64_t(1) << 20;
 /// denied"; the diagnostic is then shown without its line). For
 /// llvm::SourceMgr::setVirtualFileSystem.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sourceLineFileSystem();
+
+/// Whether MLIR's SourceMgrDiagnosticHandler, reading the real file system,
+/// may open `path` to show a source line: a file that does not exist (its
+/// open fails, and the diagnostic is shown without a line) or one that
+/// sourceLineFileSystem() opens. A FIFO, a device, a directory, a larger or a
+/// binary file is not: MLIR's handler would wait on it, read it until
+/// memory runs out, or print its bytes. Reads at most kMaxSourceLineFile
+/// bytes of `path`; never opens anything but a regular file.
+bool mayShowSourceLines(llvm::StringRef path);
 
 } // namespace kiln::tool
 

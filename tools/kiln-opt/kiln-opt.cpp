@@ -15,6 +15,7 @@
 #include "tools/common/ChildSignal.h"
 #include "tools/common/NestingDepth.h"
 #include "tools/common/StackLimit.h"
+#include "tools/kiln-opt/SourceLineGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -222,6 +223,10 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  // Diagnostics whose locations name a FIFO, a device or a large or binary
+  // file are printed without MLIR's source line (SourceLineGuard.h).
+  if (!kiln::opt::addSourceLineGuard(*input, registry, config))
+    return 1;
   if (mlir::failed(
           mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;
