@@ -651,6 +651,24 @@ bool inLoop(Operation *op) {
          !op->getParentRegion()->hasOneBlock();
 }
 
+/// True if `op` may run more than once per kernel invocation: in a loop, or
+/// in a function other than the kernel (a callee, which may be called
+/// several times: helper-94 found a scan in a noinline function called
+/// twice whose second call overwrote the warps' totals while another warp
+/// still read the first call's). Its shared memory may then still be read
+/// from the previous run.
+bool mayRunAgain(Operation *op) {
+  if (inLoop(op))
+    return true;
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (auto fn = dyn_cast<tt::FuncOp>(p))
+      return !fn.isPublic();
+    if (auto fn = dyn_cast<LLVM::LLVMFuncOp>(p))
+      return fn.getLinkage() == LLVM::Linkage::Internal;
+  }
+  return false;
+}
+
 /// Applies a tt.reduce / tt.scan combiner region to (acc, next).
 SmallVector<Value> combine(ConversionPatternRewriter &rewriter, Region &region,
                            ArrayRef<Value> acc, ArrayRef<Value> next) {
@@ -1803,8 +1821,9 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
                              16);
       }
       // Every op owns its shared memory, so only a reduction that runs
-      // again (in a loop) must wait for the previous round's readers.
-      if (l.smemShared || inLoop(op))
+      // again (in a loop, or in a called function: mayRunAgain) must wait
+      // for the previous round's readers.
+      if (l.smemShared || mayRunAgain(op))
         l.target->barrier(rewriter, loc);
       for (auto [r, a] : llvm::enumerate(acc)) {
         Value slot = LLVM::AddOp::create(
@@ -1911,7 +1930,7 @@ moveThroughSharedMemory(Operation *op, ConversionPatternRewriter &rewriter,
   Type elem = tc->convertType(srcType.getElementType());
   Type mem = memoryType(elem);
   int64_t numel = srcType.getNumElements();
-  if (l.smemShared || inLoop(op))
+  if (l.smemShared || mayRunAgain(op))
     l.target->barrier(rewriter, loc);
   for (auto [k, converted] : llvm::enumerate(convertedSrcs)) {
     auto type = cast<RankedTensorType>(op->getOperand(k).getType());
@@ -3056,7 +3075,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     // elements (cudaCoreDotStrides).
     auto [SA, SB] = cudaCoreDotStrides(aT, bT, bitWidth(mem) / 8,
                                        op->hasAttr(kPaddedRowsAttr));
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     auto store = [&](Value converted, RankedTensorType type, int64_t first,
                      int64_t stride) {
@@ -3457,7 +3476,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     int64_t baseA = *placed;
     int64_t baseB =
         source == ASource::Staged ? base + hoistedABytes(op, true) : base;
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     if (source == ASource::Staged)
       storeSwizzled(rewriter, loc, adaptor.getA(), aT, base, /*kMajor=*/true);
@@ -3683,7 +3702,7 @@ struct DotLowering : KPattern<tt::DotOp> {
     Location loc = op.getLoc();
     auto aT = op.getA().getType();
     int64_t baseB = withA ? base + stagedBOffset(op) : base;
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     if (withA)
       storeRows(rewriter, loc, adaptor.getA(), aT, base,
@@ -4114,7 +4133,7 @@ struct ConvertLayoutLowering : KPattern<kgpu::ConvertLayoutOp> {
     SmallVector<Value> addrs =
         elementAddresses(rewriter, loc, l, src.getEncoding(), src.getShape(),
                          strides, offsetAttr.getInt(), mem, planeRowBytes);
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     // An mma.sync-layout source holds its elements in pairs of adjacent
     // columns, the first even (c0 c1 / c2 c3 of each m16n8 tile, PTX ISA
@@ -4312,7 +4331,7 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     Type elem = out.front().getType();
     Value zero = i32Const(rewriter, loc, 0);
     Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), elem, zero);
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     // Every thread stores; only thread 0's value is meaningful, so store
     // under its predicate through a select of the address-free form.
@@ -4366,6 +4385,10 @@ struct AtomicCASLowering : KPattern<tt::AtomicCASOp> {
   }
 };
 
+/// The most 32-bit shuffle or shared-memory steps (rows x chunks x steps x
+/// words a thread) a scan is unrolled into (planShuffleScan).
+constexpr int64_t kShuffleScanBudget = 512;
+
 /// How a tt.scan runs in registers and warp shuffles. Along the scanned
 /// axis the layout places element j of chunk r of a thread at
 ///   index = r * (spt * lanes * warps) + warp * (spt * lanes) + lane * spt + j
@@ -4395,8 +4418,9 @@ struct ShuffleScan {
   int64_t smemElems() const { return warps > 1 ? tensorRows * reps * warps : 0; }
 };
 
-std::optional<ShuffleScan> planShuffleScan(RankedTensorType type,
-                                           unsigned axis) {
+std::optional<ShuffleScan> planShuffleScan(tt::ScanOp scan) {
+  auto type = cast<RankedTensorType>(scan.getSrcs().front().getType());
+  unsigned axis = scan.getAxis();
   Attribute layout = type.getEncoding();
   if (!layout || !kgpu::isDistributedLayout(layout) || kgpu::isMmaV2(layout) ||
       isa<kgpu::MfmaEncodingAttr>(layout))
@@ -4487,6 +4511,28 @@ std::optional<ShuffleScan> planShuffleScan(RankedTensorType type,
       return std::nullopt;
     p.copies.push_back({c.first, p.rows[row][a / chunk][a % chunk]});
   }
+  // The code is unrolled: every row and chunk a thread holds takes its own
+  // lane steps and warp step, in every 32-bit word of its operands, where
+  // the shared-memory walk loops (scf.for). Past a budget the walk is
+  // cheaper to compile and no slower to run (helper-94: a cumsum of 256 x
+  // 128 along 16 warps, 4 rows and 16 chunks a thread, took 1050 ms and
+  // spilled 18.5 KB, against 62 ms; one warp over 8192 i64, 256 chunks,
+  // 2.1 s against 0.2 s). Budget 512: below it the kernels measured were
+  // faster than the walk's (docs/BENCHMARKS.md, forty-eighth session).
+  int64_t words = 0;
+  for (Value src : scan.getSrcs()) {
+    Type e = getElementTypeOrSelf(src.getType());
+    words += isa<tt::PointerType>(e) ? 2 : llvm::divideCeil(bitWidth(e), 32);
+  }
+  int64_t steps = llvm::Log2_64(p.lanes) + (p.spt > 1 && p.lanes > 1);
+  if (p.warps > 1)
+    steps += p.warps >= 8 && p.lanesShareRows ? llvm::Log2_64(p.warps) + 2
+                                               : p.warps;
+  else if (p.reps > 1)
+    steps += 1;
+  int64_t chunks = int64_t(p.rows.size()) * p.reps;
+  if (chunks * std::max<int64_t>(steps, 1) * words > kShuffleScanBudget)
+    return std::nullopt;
   return p;
 }
 
@@ -4573,7 +4619,15 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
     auto shape = type.getShape();
     unsigned axis = op.getAxis();
-    if (std::optional<ShuffleScan> plan = planShuffleScan(type, axis))
+    // The combiner is cloned as it is, so its ops would keep tt.ptr types
+    // (helper-94: a scan over pointers failed LLVM's verifier by the type).
+    for (Value src : op.getSrcs())
+      if (isa<tt::PointerType>(getElementTypeOrSelf(src.getType())))
+        return op.emitError()
+               << "tt.scan over a tensor of pointers is not supported by the "
+               << targetLabel(l) << " lowering yet; scan integers "
+               << "(tt.ptr_to_int) and convert back (tt.int_to_ptr)";
+    if (std::optional<ShuffleScan> plan = planShuffleScan(op))
       return lowerByShuffles(op, adaptor, rewriter, *plan);
     auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
     if (!offsetAttr || !l.smem)
@@ -4595,7 +4649,7 @@ struct ScanLowering : KPattern<tt::ScanOp> {
     SmallVector<Value> lin;
     for (auto &idx : indices)
       lin.push_back(linearIndex(rewriter, loc, idx, shape));
-    if (l.smemShared || inLoop(op))
+    if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
     for (unsigned k = 0; k < numOps; ++k) {
       SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getSrcs()[k]);
@@ -4825,7 +4879,7 @@ struct ScanLowering : KPattern<tt::ScanOp> {
       Value warpIdx = reverse ? LLVM::SubOp::create(rewriter, loc,
                                                     im.c(p.warps - 1), warpPos)
                               : warpPos;
-      if (l.smemShared || inLoop(op))
+      if (l.smemShared || mayRunAgain(op))
         l.target->barrier(rewriter, loc);
       Value holdsTotal = cmp(LLVM::ICmpPredicate::eq, lanePos, p.lanes - 1);
       auto ifOp = scf::IfOp::create(rewriter, loc, holdsTotal, false);
@@ -5556,8 +5610,7 @@ struct KGPUConvertToLLVM
           allocate(op, bytes);
         }
       } else if (auto scan = dyn_cast<tt::ScanOp>(op)) {
-        auto src = cast<RankedTensorType>(scan.getSrcs().front().getType());
-        std::optional<ShuffleScan> plan = planShuffleScan(src, scan.getAxis());
+        std::optional<ShuffleScan> plan = planShuffleScan(scan);
         int64_t bytes = 0;
         for (Value v : scan.getSrcs())
           bytes += llvm::alignTo(
