@@ -71,15 +71,10 @@ public:
           b, loc, i32, value,
           LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(offset)));
     }
-    Value tid = getThreadId(b, loc);
-    Value lane = LLVM::AndOp::create(
-        b, loc, tid, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(63)));
     Value src = LLVM::XOrOp::create(
-        b, loc, lane,
+        b, loc, laneId(b, loc),
         LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(laneMask)));
-    Value byteAddr = LLVM::ShlOp::create(
-        b, loc, src, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(2)));
-    return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
+    return shuffleIdx(b, loc, value, src);
   }
 
   /// ds_bpermute_b32: each lane reads the lane whose index is its byte
@@ -93,13 +88,19 @@ public:
     return ROCDL::DsBpermuteOp::create(b, loc, i32, byteAddr, value);
   }
 
-  Value laneOffset(OpBuilder &b, Location loc, int32_t delta) {
-    Type i32 = b.getI32Type();
-    Value lane = LLVM::AndOp::create(
+  /// The lane's index in its 64-lane wavefront.
+  Value laneId(OpBuilder &b, Location loc) {
+    return LLVM::AndOp::create(
         b, loc, getThreadId(b, loc),
-        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(63)));
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                 b.getI32IntegerAttr(63)));
+  }
+
+  Value laneOffset(OpBuilder &b, Location loc, int32_t delta) {
     return LLVM::AddOp::create(
-        b, loc, lane, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(delta)));
+        b, loc, laneId(b, loc),
+        LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                 b.getI32IntegerAttr(delta)));
   }
 
   Value shuffleUp(OpBuilder &b, Location loc, Value value,

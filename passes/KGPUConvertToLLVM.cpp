@@ -639,6 +639,16 @@ Value fromShuffleWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
   return v;
 }
 
+/// `v` (any width) as another lane holds it: each of its 32-bit words
+/// (toShuffleWords) moved by `shuffleWord`.
+Value shuffleValue(OpBuilder &b, Location loc, Value v,
+                   function_ref<Value(Value)> shuffleWord) {
+  SmallVector<Value> words;
+  for (Value w : toShuffleWords(b, loc, v))
+    words.push_back(shuffleWord(w));
+  return fromShuffleWords(b, loc, words, v.getType());
+}
+
 /// True if `op` may run several times per kernel invocation (inside a
 /// loop), so its shared memory may still be read from the previous round.
 bool inLoop(Operation *op) {
@@ -1776,12 +1786,10 @@ struct ReduceLowering : KPattern<tt::ReduceOp> {
     // `a` combined with its value in the lane `laneMask` away (xor).
     auto combineWithLane = [&](SmallVector<Value> &a, unsigned laneMask) {
       SmallVector<Value> other;
-      for (Value v : a) {
-        SmallVector<Value> words;
-        for (Value w : toShuffleWords(rewriter, loc, v))
-          words.push_back(l.target->shuffleXor(rewriter, loc, w, laneMask));
-        other.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
-      }
+      for (Value v : a)
+        other.push_back(shuffleValue(rewriter, loc, v, [&](Value w) {
+          return l.target->shuffleXor(rewriter, loc, w, laneMask);
+        }));
       a = combine(rewriter, op.getCombineOp(), a, other);
     };
     AxisSpread spread = getAxisSpread(layout, axis, shape[axis]);
@@ -4761,15 +4769,18 @@ struct ScanLowering : KPattern<tt::ScanOp> {
       return out;
     };
     // Each operand's value from another lane.
-    auto shuffled = [&](ArrayRef<Value> a, auto shuffleWord) {
+    auto shuffled = [&](ArrayRef<Value> a,
+                        function_ref<Value(Value)> shuffleWord) {
       SmallVector<Value> out;
-      for (Value v : a) {
-        SmallVector<Value> words;
-        for (Value w : toShuffleWords(rewriter, loc, v))
-          words.push_back(shuffleWord(w));
-        out.push_back(fromShuffleWords(rewriter, loc, words, v.getType()));
-      }
+      for (Value v : a)
+        out.push_back(shuffleValue(rewriter, loc, v, shuffleWord));
       return out;
+    };
+    // From lane `src` (i32).
+    auto fromLane = [&](ArrayRef<Value> a, Value src) {
+      return shuffled(a, [&](Value w) {
+        return l.target->shuffleIdx(rewriter, loc, w, src);
+      });
     };
     // From the lane `lanes` positions earlier in scan order.
     auto fromEarlierLane = [&](ArrayRef<Value> a, unsigned lanes) {
@@ -4929,11 +4940,6 @@ struct ScanLowering : KPattern<tt::ScanOp> {
                                    im.c(0)));
         lastLane = LLVM::OrOp::create(rewriter, loc, group, im.c(p.warps - 1));
       }
-      auto fromLane = [&](ArrayRef<Value> a, Value src) {
-        return shuffled(a, [&](Value w) {
-          return l.target->shuffleIdx(rewriter, loc, w, src);
-        });
-      };
       for (auto [row, chunks] : llvm::enumerate(p.rows)) {
         for (int64_t r = 0; r < p.reps; ++r) {
           // `prefix`: the totals of the warps before this thread's;
@@ -4974,8 +4980,9 @@ struct ScanLowering : KPattern<tt::ScanOp> {
         }
       }
     } else if (p.reps > 1) {
-      // One warp on the axis: the chunk's total is its last lane's.
-      Value src = lane;
+      // One warp on the axis: the chunk's total is its last lane's (the
+      // thread's own with one lane on the axis).
+      Value src;
       if (p.lanes > 1) {
         int64_t mask = (p.lanes - 1) * p.lane->divisor;
         src = LLVM::OrOp::create(
@@ -4984,11 +4991,7 @@ struct ScanLowering : KPattern<tt::ScanOp> {
       }
       for (auto [row, chunks] : llvm::enumerate(totals))
         for (auto &t : chunks)
-          chunkTotal[row].push_back(
-              p.lanes > 1 ? shuffled(t, [&](Value w) {
-                return l.target->shuffleIdx(rewriter, loc, w, src);
-              })
-                          : t);
+          chunkTotal[row].push_back(src ? fromLane(t, src) : t);
     }
 
     // 4. The chunks before each chunk.

@@ -130,18 +130,13 @@ public:
 
   Value shuffleXor(OpBuilder &b, Location loc, Value value,
                    unsigned laneMask) override {
-    Type i32 = b.getI32Type();
-    Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
-    Value offset =
-        LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(laneMask));
-    Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
-    return NVVM::ShflOp::create(b, loc, i32, all, value, offset, clamp,
-                                NVVM::ShflKind::bfly, UnitAttr());
+    return shuffle(b, loc, value, laneConstant(b, loc, laneMask),
+                   NVVM::ShflKind::bfly);
   }
 
-  /// shfl.sync.up / .down / .idx (PTX ISA 9.7.8.6): c packs the segment
-  /// mask (bits 12:8, 0: the whole warp) and the clamp lane (bits 4:0), the
-  /// lowest source lane for .up (0) and the highest for the others (31).
+  /// shfl.sync (PTX ISA 9.7.8.6): c packs the segment mask (bits 12:8, 0:
+  /// the whole warp) and the clamp lane (bits 4:0), the lowest source lane
+  /// for .up (0) and the highest for .down, .bfly and .idx (31).
   Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
                 NVVM::ShflKind kind) {
     Type i32 = b.getI32Type();
@@ -152,19 +147,21 @@ public:
                                 UnitAttr());
   }
 
+  /// A lane distance or mask as shfl.sync's b operand.
+  Value laneConstant(OpBuilder &b, Location loc, unsigned lanes) {
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                    b.getI32IntegerAttr(lanes));
+  }
+
   Value shuffleUp(OpBuilder &b, Location loc, Value value,
                   unsigned delta) override {
-    return shuffle(b, loc, value,
-                   LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                            b.getI32IntegerAttr(delta)),
+    return shuffle(b, loc, value, laneConstant(b, loc, delta),
                    NVVM::ShflKind::up);
   }
 
   Value shuffleDown(OpBuilder &b, Location loc, Value value,
                     unsigned delta) override {
-    return shuffle(b, loc, value,
-                   LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                            b.getI32IntegerAttr(delta)),
+    return shuffle(b, loc, value, laneConstant(b, loc, delta),
                    NVVM::ShflKind::down);
   }
 
