@@ -15,6 +15,7 @@
 #include "pipelines/nvptx/NVPTXBackend.h"
 #include "pipelines/nvptx/NVPTXPipeline.h"
 #include "tools/common/BytecodeAsText.h"
+#include "tools/common/ExitLeavingAddressSpace.h"
 #include "tools/common/SourceFiles.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CompileJobBuilder.h"
@@ -909,7 +910,7 @@ void exitWithoutTeardown(int status) {
   llvm::outs().flush();
   llvm::errs().flush();
   std::fflush(nullptr);
-  std::_Exit(status);
+  exitLeavingAddressSpace(status);
 }
 
 std::optional<int> runAsBytecodeReader(int argc, char **argv) {
@@ -959,15 +960,48 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
                                  toolMemoRoot(cacheDir));
       });
 
+  // The backend's options come from the command line alone.
+  kiln::nvptx::NVPTXBackendOptions backendOptions;
+  backendOptions.arch = options.arch;
+  backendOptions.ptxVersion = options.ptxVersion;
+  backendOptions.ftz = options.ftz;
+  backendOptions.fpFusion = options.fpFusion;
+  backendOptions.ptxasPath = *ptxas;
+  backendOptions.libdevicePath = options.libdevicePath;
+  if (options.maxnreg > 0)
+    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
+                                            std::to_string(options.maxnreg));
+  backendOptions.ptxasFastCompile = options.ptxasFastCompile;
+  // ptxas starts before its PTX exists and does its start-up (a fixed ~7 ms
+  // on the GPU machine, as long as kiln's own work up to a small kernel's
+  // PTX) meanwhile. A compile that bypasses the cache always assembles: its
+  // ptxas starts now, before the context and the parse. Through the cache,
+  // ptxas starts once the job is keyed and missed, so a hit runs none. A
+  // start that fails here (ptxas's files in a TMPDIR that does not exist)
+  // is tried again there, so that the input's own errors come first.
+  const bool bypassesCache =
+      !options.useCache || options.timings || options.stageDump;
+  std::unique_ptr<kiln::nvptx::PtxasProcess> ptxasProcess;
+  if (bypassesCache) {
+    llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
+        kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
+                                         /*early=*/true);
+    if (started)
+      ptxasProcess = std::move(*started);
+    else
+      llvm::consumeError(started.takeError());
+  }
+
   // Parse.
   mlir::DialectRegistry registry;
   kiln::tt::registerTTIRDialects(registry);
   registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect>();
   kiln::nvptx::registerNVPTXTranslations(registry);
-  auto contextOwner = std::make_unique<mlir::MLIRContext>(registry);
+  // Single-threaded from the start: no thread pool made only to be dropped.
+  auto contextOwner = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
   mlir::MLIRContext &context = *contextOwner;
-  context.disableMultithreading();
   // Diagnostics point at file:line:col; the op dump would only add noise.
   context.printOpOnDiagnostic(false);
 
@@ -1111,27 +1145,20 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(llvm::toString(key.takeError()));
   const std::string jobKey = *key;
 
-  // The backend's options are known before the pipeline runs: ptxas starts
-  // now and does its start-up while the pipeline and LLVM run.
-  kiln::nvptx::NVPTXBackendOptions backendOptions;
-  backendOptions.arch = options.arch;
-  backendOptions.ptxVersion = options.ptxVersion;
-  backendOptions.ftz = options.ftz;
-  backendOptions.fpFusion = options.fpFusion;
-  backendOptions.ptxasPath = *ptxas;
-  backendOptions.libdevicePath = options.libdevicePath;
-  if (options.maxnreg > 0)
-    backendOptions.ptxasExtraArgs.push_back("--maxrregcount=" +
-                                            std::to_string(options.maxnreg));
-  backendOptions.ptxasFastCompile = options.ptxasFastCompile;
-
   auto compileAndWrite = [&](ArtifactWriter &artifacts) -> int {
   if (llvm::Error err = createArtifactDirs(dir, options.stageDump))
     return fail(llvm::toString(std::move(err)));
-  llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> startedPtxas =
-      kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions, /*early=*/true);
-  if (!startedPtxas)
-    return fail(llvm::toString(startedPtxas.takeError()));
+  // The ptxas started before the parse, or one started now.
+  std::unique_ptr<kiln::nvptx::PtxasProcess> assembler =
+      std::move(ptxasProcess);
+  if (!assembler) {
+    llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
+        kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
+                                         /*early=*/true);
+    if (!started)
+      return fail(llvm::toString(started.takeError()));
+    assembler = std::move(*started);
+  }
 
   // The LLVM target machine and its codegen pass pipeline do not depend on
   // the module: they are made on another thread while the pipeline runs.
@@ -1272,7 +1299,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return fail(options.inputFile + ": " +
                 llvm::toString(madeTarget.takeError()));
   llvm::Expected<kiln::nvptx::NVPTXCompileResult> compiled =
-      kiln::nvptx::compileToCubin(*module, backendOptions, startedPtxas->get(),
+      kiln::nvptx::compileToCubin(*module, backendOptions, assembler.get(),
                                   std::move(madeTarget->machine),
                                   std::move(madeTarget->codegen));
   backendOptions.afterTranslate = nullptr;
@@ -1362,7 +1389,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
     return status;
   };
 
-  if (!options.useCache || options.timings || options.stageDump) {
+  if (bypassesCache) {
     ArtifactWriter artifacts(dir, kernelName, /*keep=*/false);
     return compileToDir(artifacts);
   }
