@@ -12,6 +12,7 @@ for var, sub in (("KILN_BENCH_COLD_COMPILE", "%cold_compile_local"),
                  ("KILN_BENCH_PTXAS_PROBE", "%ptxas_env_probe"),
                  ("KILN_BENCH_NEIGHBOURS", "%cold_compile_neighbours"),
                  ("KILN_BENCH_PLACEMENT", "%triton_placement_probe"),
-                 ("KILN_BENCH_PTX_ORDER", "%ptx_order_probe")):
+                 ("KILN_BENCH_PTX_ORDER", "%ptx_order_probe"),
+                 ("KILN_BENCH_TIMELINE", "%timeline")):
     config.substitutions.append((sub, "python3 " + os.environ[var]))
 config.substitutions.append(("%bolt_kiln", "bash " + os.environ["KILN_BOLT_SCRIPT"]))
