@@ -19,6 +19,7 @@ def configure(config, name, suffixes=(".mlir",), external=False):
     for var, sub in (("KILN_SAMPLE_PLUGIN", "%kiln_sample_plugin"),
                      ("KILN_CRASHING_PLUGIN", "%kiln_crashing_plugin"),
                      ("KILN_SLOW_MKSTEMP", "%kiln_slow_mkstemp"),
-                     ("KILN_NO_THREADS", "%kiln_no_threads")):
+                     ("KILN_NO_THREADS", "%kiln_no_threads"),
+                     ("KILN_SIGNAL_AT_EXEC", "%kiln_signal_at_exec")):
         if var in os.environ:
             config.substitutions.append((sub, os.environ[var]))

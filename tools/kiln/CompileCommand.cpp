@@ -908,6 +908,18 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
 
 void exitWithoutTeardown(int status) {
   llvm::outs().flush();
+  std::fflush(stdout);
+  // Output that could not be written (a full disk, /dev/full) fails the
+  // command: exit status 0 said the summary was there.
+  if (llvm::outs().has_error() || std::ferror(stdout)) {
+    std::error_code error = llvm::outs().error();
+    llvm::outs().clear_error();
+    llvm::errs() << "kiln: error: cannot write to standard output: "
+                 << (error ? error.message() : std::string("write failed"))
+                 << "\n";
+    if (status == 0)
+      status = 1;
+  }
   llvm::errs().flush();
   std::fflush(nullptr);
   exitLeavingAddressSpace(status);
@@ -982,7 +994,9 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   const bool bypassesCache =
       !options.useCache || options.timings || options.stageDump;
   std::unique_ptr<kiln::nvptx::PtxasProcess> ptxasProcess;
-  if (bypassesCache) {
+  // Not for input on stdin, which may take its time: ptxas's files would
+  // wait in TMPDIR meanwhile, left there should kiln be SIGKILLed.
+  if (bypassesCache && options.inputFile != "-") {
     llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
         kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
                                          /*early=*/true);

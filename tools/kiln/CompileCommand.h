@@ -111,8 +111,11 @@ struct CompileOutcome {
 
 /// Flushes stdout and stderr (LLVM's streams and stdio) and ends the process
 /// with `status` without running static destructors or atexit handlers
-/// (thousands of LLVM command-line options, ~0.4 ms). For the CLI's last
-/// step only: every artifact file is closed by then.
+/// (thousands of LLVM command-line options, ~0.4 ms), its memory released
+/// after the parent has the status (ExitLeavingAddressSpace.h). Output that
+/// could not be written to stdout is an error on stderr and makes a status
+/// of 0 a 1. For the CLI's last step only: every artifact file is closed by
+/// then.
 [[noreturn]] void exitWithoutTeardown(int status);
 
 /// Runs `kiln compile`; returns the process exit status (0 ok, 1 error).
