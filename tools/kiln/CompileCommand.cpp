@@ -993,13 +993,16 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   // is tried again there, so that the input's own errors come first.
   const bool bypassesCache =
       !options.useCache || options.timings || options.stageDump;
+  auto startPtxas = [&] {
+    return kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
+                                            /*early=*/true);
+  };
   std::unique_ptr<kiln::nvptx::PtxasProcess> ptxasProcess;
   // Not for input on stdin, which may take its time: ptxas's files would
   // wait in TMPDIR meanwhile, left there should kiln be SIGKILLed.
   if (bypassesCache && options.inputFile != "-") {
     llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
-        kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
-                                         /*early=*/true);
+        startPtxas();
     if (started)
       ptxasProcess = std::move(*started);
     else
@@ -1167,8 +1170,7 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       std::move(ptxasProcess);
   if (!assembler) {
     llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
-        kiln::nvptx::PtxasProcess::start(*ptxas, backendOptions,
-                                         /*early=*/true);
+        startPtxas();
     if (!started)
       return fail(llvm::toString(started.takeError()));
     assembler = std::move(*started);
