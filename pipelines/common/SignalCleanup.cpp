@@ -108,7 +108,7 @@ Claim claimEnding() {
   long self = ::syscall(SYS_gettid);
   long expected = 0;
   if (endingThread.compare_exchange_strong(expected, self,
-                                           std::memory_order_acq_rel))
+                                           std::memory_order_seq_cst))
     return Claim::Won;
   return expected == self ? Claim::Nested : Claim::Lost;
 }
@@ -267,7 +267,7 @@ void cleanUp() {
   // until it is in the table. clock_gettime is async-signal-safe.
   timespec start, now;
   ::clock_gettime(CLOCK_MONOTONIC, &start);
-  while (registering.load(std::memory_order_acquire) > 0) {
+  while (registering.load(std::memory_order_seq_cst) > 0) {
     ::clock_gettime(CLOCK_MONOTONIC, &now);
     if (now.tv_sec - start.tv_sec > 1)
       break;
@@ -683,7 +683,7 @@ void runSignalCleanup() { cleanUp(); }
 
 void beginRegistration() {
   installSignalCleanup();
-  registering.fetch_add(1, std::memory_order_acq_rel);
+  registering.fetch_add(1, std::memory_order_seq_cst);
 }
 
 void endRegistration() { registering.fetch_sub(1, std::memory_order_acq_rel); }
@@ -714,6 +714,26 @@ CleanupSignalsBlocked::CleanupSignalsBlocked() {
     sigaddset(&cleanupSignals, sig);
   ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previous);
   beginRegistration();
+  // Another thread already ends the process: its cleanup may be past its
+  // wait for registrations, and what this bracket goes on to start or
+  // create would outlive it (a tool that makes its output file again after
+  // the cleanup removed it: signal-cleanup.test, once ptxas started as
+  // kiln loaded, left `ptxas --version`'s output in TMPDIR). This thread
+  // waits, its bracket closed so that the cleanup does not wait for it,
+  // until the process ends, or until that thread gives the claim back (an
+  // embedder's handler let the process go on). Sequentially consistent,
+  // with the claim and cleanUp's load of `registering`: one of the two
+  // threads sees the other.
+  const long self = ::syscall(SYS_gettid);
+  for (;;) {
+    long ending = endingThread.load(std::memory_order_seq_cst);
+    if (ending == 0 || ending == self)
+      break;
+    endRegistration();
+    timespec pauseTime{0, 1000000};
+    ::nanosleep(&pauseTime, nullptr);
+    beginRegistration();
+  }
 }
 
 CleanupSignalsBlocked::~CleanupSignalsBlocked() {

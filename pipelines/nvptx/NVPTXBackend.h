@@ -398,6 +398,18 @@ public:
         bool early);
   ~PtxasProcess();
   PtxasProcess(const PtxasProcess &) = delete;
+
+  /// Whether this process was started early and runs, waiting for its
+  /// input, what start(`ptxasPath`, `options`, true) would start now: the
+  /// same ptxas binary and the same arguments (its own files aside). kiln
+  /// starts ptxas from its guess at the command line before the command
+  /// line is parsed (tools/kiln/EarlyPtxas.h) and keeps it only then.
+  bool runs(llvm::StringRef ptxasPath,
+            const NVPTXBackendOptions &options) const;
+
+  /// Whether ptxas was started before its PTX existed (start() with
+  /// `early`, and a FIFO could be made), rather than by assemble().
+  bool startedEarly() const { return early; }
   PtxasProcess &operator=(const PtxasProcess &) = delete;
 
   /// Hands `ptx` to ptxas and waits for it. A non-zero exit, a crash, or an
@@ -432,6 +444,10 @@ public:
 private:
   PtxasProcess() = default;
   llvm::Error spawn();
+  /// ptxas's command line for `options` with this process's ptxas and
+  /// files.
+  std::vector<std::string>
+  argumentsFor(const NVPTXBackendOptions &options) const;
   /// For a log saying ptxas does not know the architecture: a line naming
   /// those it does (from `ptxas --help`); "" otherwise.
   std::string archHint(llvm::StringRef log) const;

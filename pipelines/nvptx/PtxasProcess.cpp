@@ -220,18 +220,7 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
     removeOnSignal(process->inputPath);
   }
 
-  process->args = {process->ptxasPath, "-arch=" + options.arch};
-  if (options.ptxasFastCompile.empty() || options.ptxasFastCompile == "0")
-    process->args.push_back("-O" + std::to_string(options.optLevel));
-  else
-    process->args.push_back("--Ofast-compile=" + options.ptxasFastCompile);
-  process->args.push_back("-v");
-  if (options.warnOnSpills)
-    process->args.push_back("--warn-on-spills");
-  for (const std::string &extra : options.ptxasExtraArgs)
-    process->args.push_back(extra);
-  process->args.insert(process->args.end(),
-                       {"-o", process->cubinPath, process->inputPath});
+  process->args = process->argumentsFor(options);
 
   if (early && earlyStartAllowed() &&
       ::mkfifo(process->inputPath.c_str(), 0600) == 0) {
@@ -240,6 +229,28 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
       return std::move(err);
   }
   return std::move(process);
+}
+
+std::vector<std::string>
+PtxasProcess::argumentsFor(const NVPTXBackendOptions &options) const {
+  std::vector<std::string> result = {ptxasPath, "-arch=" + options.arch};
+  if (options.ptxasFastCompile.empty() || options.ptxasFastCompile == "0")
+    result.push_back("-O" + std::to_string(options.optLevel));
+  else
+    result.push_back("--Ofast-compile=" + options.ptxasFastCompile);
+  result.push_back("-v");
+  if (options.warnOnSpills)
+    result.push_back("--warn-on-spills");
+  for (const std::string &extra : options.ptxasExtraArgs)
+    result.push_back(extra);
+  result.insert(result.end(), {"-o", cubinPath, inputPath});
+  return result;
+}
+
+bool PtxasProcess::runs(StringRef ptxasPath,
+                        const NVPTXBackendOptions &options) const {
+  return early && pid > 0 && !reaped && this->ptxasPath == ptxasPath &&
+         arch == options.arch && args == argumentsFor(options);
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "tools/common/SourceFiles.h"
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CompileJobBuilder.h"
+#include "tools/kiln/EarlyPtxas.h"
 #include "tools/kiln/KernelInfo.h"
 
 #include "cache/Sha256.h"
@@ -202,6 +203,10 @@ struct Timings {
   kiln::nvptx::NVPTXStageTimings backend;
   int64_t writeUs = 0;
   int64_t totalUs = 0;
+  /// When ptxas started: "load" (as the kiln binary loaded, EarlyPtxas.h),
+  /// "early" (by runCompile, before its PTX existed), "late" (once the PTX
+  /// existed: KILN_PTXAS_EARLY=0, no FIFO); empty when none ran.
+  std::string ptxasStarted;
 };
 
 double ms(int64_t us) { return static_cast<double>(us) / 1000.0; }
@@ -224,6 +229,8 @@ void printTimingTable(const Timings &t) {
   os << llvm::format(
       "    %-8s %10.3f ms (of ptxas: waiting for its early start to finish)\n",
       "start-up", ms(t.backend.ptxasStartWaitUs));
+  if (!t.ptxasStarted.empty())
+    os << "    started  " << t.ptxasStarted << "\n";
   row("write", t.writeUs);
   row("total", t.totalUs);
 }
@@ -239,6 +246,7 @@ std::string timingsJson(const Timings &t) {
       {"codegen", t.backend.codegenUs},
       {"ptxas", t.backend.ptxasUs},
       {"ptxas_start_wait", t.backend.ptxasStartWaitUs},
+      {"ptxas_started", t.ptxasStarted},
       {"write", t.writeUs},
       {"total", t.totalUs},
   };
@@ -907,6 +915,9 @@ int compileThroughCache(const kiln::cache::CompileJob &job,
 }
 
 void exitWithoutTeardown(int status) {
+  // A ptxas started as kiln loaded that no compile took (an error before
+  // runCompile reached it): killed, its files removed.
+  discardPtxasStartedAtLoad();
   llvm::outs().flush();
   std::fflush(stdout);
   // Output that could not be written (a full disk, /dev/full) fails the
@@ -999,14 +1010,23 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   };
   std::unique_ptr<kiln::nvptx::PtxasProcess> ptxasProcess;
   // Not for input on stdin, which may take its time: ptxas's files would
-  // wait in TMPDIR meanwhile, left there should kiln be SIGKILLed.
+  // wait in TMPDIR meanwhile, left there should kiln be SIGKILLed. The
+  // ptxas the kiln binary started as it loaded (EarlyPtxas.h) is kept if
+  // it runs what these options ask for.
   if (bypassesCache && options.inputFile != "-") {
-    llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
-        startPtxas();
-    if (started)
-      ptxasProcess = std::move(*started);
-    else
-      llvm::consumeError(started.takeError());
+    ptxasProcess = takePtxasStartedAtLoad(*ptxas, backendOptions);
+    if (ptxasProcess) {
+      timings.ptxasStarted = "load";
+    } else {
+      llvm::Expected<std::unique_ptr<kiln::nvptx::PtxasProcess>> started =
+          startPtxas();
+      if (started)
+        ptxasProcess = std::move(*started);
+      else
+        llvm::consumeError(started.takeError());
+    }
+  } else {
+    discardPtxasStartedAtLoad();
   }
 
   // Parse.
@@ -1175,6 +1195,8 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
       return fail(llvm::toString(started.takeError()));
     assembler = std::move(*started);
   }
+  if (timings.ptxasStarted.empty())
+    timings.ptxasStarted = assembler->startedEarly() ? "early" : "late";
 
   // The LLVM target machine and its codegen pass pipeline do not depend on
   // the module: they are made on another thread while the pipeline runs.

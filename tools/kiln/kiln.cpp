@@ -17,11 +17,23 @@
 #include "tools/common/StackLimit.h"
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
+#include "tools/kiln/EarlyPtxas.h"
 
 #include <CLI/CLI.hpp>
 
 #include <csignal>
 #include <cstdio>
+
+// `kiln compile --no-cache FILE` (or --timings, --stage-dump) starts its
+// ptxas here, before the static initializers of the LLVM and MLIR code in
+// this binary (priority 101 runs before every constructor without one),
+// not after them in main: ptxas's start-up then overlaps them too
+// (EarlyPtxas.h). glibc passes the process's argc and argv to ELF
+// constructors.
+__attribute__((constructor(101))) static void
+startPtxasAtLoad(int argc, char **argv, char ** /*envp*/) {
+  kiln::tool::startPtxasAtLoad(argc, argv);
+}
 
 int main(int argc, char **argv) {
   // A kiln reading MLIR bytecode started this process to read it
