@@ -708,9 +708,19 @@ void killOnSignal(int pid, bool processGroup) {
 
 CleanupSignalsBlocked::CleanupSignalsBlocked() {
   installSignalCleanup();
+  // The fault signals too: one another process sends (`kill -SEGV`, to
+  // kiln's process group) comes after the bracket, not inside it, where
+  // kiln's handler on this thread waited a second for this thread's own
+  // registration and then left its file (helper-96: SIGBUS to kiln left
+  // `ptxas --version`'s output in TMPDIR), or ran in a vfork child (which
+  // hung kiln). A real fault in a bracket ends the process by the default
+  // action (the kernel's rule for a blocked fault): brackets hold a few
+  // system calls.
   sigset_t cleanupSignals;
   sigemptyset(&cleanupSignals);
   for (int sig : kSignals)
+    sigaddset(&cleanupSignals, sig);
+  for (int sig : kFaultSignals)
     sigaddset(&cleanupSignals, sig);
   ::pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previous);
   beginRegistration();

@@ -132,15 +132,15 @@ void killOnSignal(int pid, bool processGroup = false);
 /// pid may then be reused).
 void dontKillOnSignal(int pid);
 
-/// Blocks the signals kiln's cleanup takes on the calling thread for its
-/// lifetime, for spawning a child and registering it (killOnSignal) with
-/// no signal in between: one that came first would find no child to kill,
-/// and the child could write after the cleanup. The child should start
-/// with previousMask() (posix_spawnattr_setsigmask, or pthread_sigmask
-/// before execve). It is also a registration bracket (beginRegistration):
-/// a handler running on another thread meanwhile waits for it, as for a
-/// `ptxas --version` run and its output file registered on a worker thread
-/// while the main thread takes the signal. Installs the handler
+/// Blocks the signals kiln's cleanup takes (the fault signals included)
+/// on the calling thread for its lifetime, for spawning a child and registering
+/// it (killOnSignal) with no signal in between: one that came first would find
+/// no child to kill, and the child could write after the cleanup. The child
+/// should start with previousMask() (posix_spawnattr_setsigmask, or
+/// pthread_sigmask before execve). It is also a registration bracket
+/// (beginRegistration): a handler running on another thread meanwhile waits for
+/// it, as for a `ptxas --version` run and its output file registered on a
+/// worker thread while the main thread takes the signal. Installs the handler
 /// (installSignalCleanup) if not yet.
 class CleanupSignalsBlocked {
 public:

@@ -49,11 +49,16 @@ Expected<int> runToolToFile(StringRef tool, ArrayRef<StringRef> args,
   {
     CleanupSignalsBlocked blocked;
     posix_spawnattr_setsigmask(&attributes, &blocked.previousMask());
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    // A process group of its own, killed whole by the cleanup: a wrapper
+    // script given as --ptxas that runs commands of its own left them
+    // running after kiln's end (helper-96: its `sleep`).
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes,
+                             POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     spawnError = ::posix_spawn(&pid, argv[0], &actions, &attributes,
                                argv.data(), environ);
     if (spawnError == 0)
-      killOnSignal(pid);
+      killOnSignal(pid, /*processGroup=*/true);
   }
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);

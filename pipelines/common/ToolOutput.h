@@ -18,8 +18,9 @@ namespace kiln {
 
 /// Runs `tool` (a path, not searched in PATH) with `args` (argv[1..];
 /// argv[0] is `tool`), stdin from /dev/null and stdout and stderr both into
-/// `outputPath` (created, or truncated), and waits for it. While it runs,
-/// the tool is registered with kiln's signal cleanup (killOnSignal, see
+/// `outputPath` (created, or truncated), in a process group of its own,
+/// and waits for it. While it runs, the tool's process group is registered
+/// with kiln's signal cleanup (killOnSignal, see
 /// SignalCleanup.h: a signal that ends kiln kills and reaps it before the
 /// temporary files are removed); the signals that cleanup takes are blocked
 /// on this thread from before the spawn until then, and the tool starts

@@ -30,8 +30,10 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -87,6 +89,58 @@ std::vector<std::string> ptxasEnvironment() {
   }
   env.push_back("GLIBC_TUNABLES=" + tunables);
   return env;
+}
+
+/// Reads the little-endian unsigned integer of `width` bytes at `offset`.
+uint64_t readLE(StringRef bytes, size_t offset, unsigned width) {
+  uint64_t value = 0;
+  for (unsigned i = 0; i < width; ++i)
+    value |= uint64_t(static_cast<unsigned char>(bytes[offset + i])) << (8 * i);
+  return value;
+}
+
+/// Why `cubin` cannot be a whole ELF-64 little-endian file (the cubin ptxas
+/// writes for sm_ targets), or "" when its headers fit in it. The System V
+/// gABI's layout: the 64-byte ELF header holds e_phoff (byte 32), e_shoff
+/// (40), e_phentsize and e_phnum (54, 56), e_shentsize and e_shnum (58,
+/// 60); each section header, sh_type (byte 4), sh_offset (24) and sh_size
+/// (32), SHT_NOBITS (8) sections taking no bytes. ptxas 13.0 exits with
+/// status 0 after a short write of its cubin (a full TMPDIR, helper-96:
+/// 4096 of 4360 bytes), which passed as a cubin.
+std::string cubinDefect(StringRef cubin) {
+  constexpr uint64_t kHeader = 64;
+  if (cubin.size() < kHeader || !cubin.starts_with("\177ELF") ||
+      cubin[4] != 2 || cubin[5] != 1)
+    return "not an ELF-64 little-endian file";
+  const uint64_t size = cubin.size();
+  uint64_t needed = kHeader;
+  bool overflow = false;
+  // Where `count` entries of `entry` bytes from `offset` end.
+  auto reach = [&](uint64_t offset, uint64_t entry, uint64_t count) {
+    if (count && entry > (UINT64_MAX - offset) / count)
+      overflow = true;
+    else
+      needed = std::max(needed, offset + entry * count);
+  };
+  const uint64_t shoff = readLE(cubin, 40, 8);
+  const uint64_t shentsize = readLE(cubin, 58, 2);
+  const uint64_t shnum = readLE(cubin, 60, 2);
+  reach(readLE(cubin, 32, 8), readLE(cubin, 54, 2), readLE(cubin, 56, 2));
+  reach(shoff, shentsize, shnum);
+  if (!overflow && needed <= size && shentsize >= 40)
+    for (uint64_t i = 0; i < shnum; ++i) {
+      const uint64_t header = shoff + i * shentsize;
+      if (readLE(cubin, header + 4, 4) == 8) // SHT_NOBITS
+        continue;
+      reach(readLE(cubin, header + 24, 8), readLE(cubin, header + 32, 8), 1);
+    }
+  if (overflow)
+    return "corrupt (its ELF headers' offsets overflow)";
+  if (needed <= size)
+    return "";
+  return "truncated (" + std::to_string(size) +
+         " bytes; its ELF headers place data up to byte " +
+         std::to_string(needed) + ")";
 }
 
 /// KILN_PTXAS_EARLY=0 turns early starts off (to measure what they save).
@@ -200,6 +254,13 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
       return makeError(
           "cannot create ptxas's files in the temporary directory " + tmp +
           " (TMPDIR): " + ec.message());
+    }
+    // Absolute: with a relative TMPDIR beginning with '-', ptxas took its
+    // input's path for an option (helper-96: "Unknown option").
+    if (!sys::path::is_absolute(log)) {
+      SmallString<128> absolute(log);
+      if (!sys::fs::make_absolute(absolute))
+        log = absolute;
     }
     // In kiln's registry at once, which allocates nothing: running out of
     // memory in the allocations below ends kiln through the signal cleanup
@@ -380,6 +441,12 @@ Error PtxasProcess::spawn() {
     }
     struct sigaction defaultAction = {};
     defaultAction.sa_handler = SIG_DFL;
+    // Every signal blocked across the vfork (as glibc's posix_spawn does):
+    // no handler of this process runs in the child before it has the
+    // default actions, whatever signal kiln's process group gets.
+    sigset_t all, beforeVfork;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &beforeVfork);
     child = ::vfork();
     if (child == 0) {
       for (int signal : handled)
@@ -404,6 +471,7 @@ Error PtxasProcess::spawn() {
       ::_exit(127);
     }
     forkErrno = errno;
+    ::pthread_sigmask(SIG_SETMASK, &beforeVfork, nullptr);
     if (child > 0 && execErrno == 0)
       killOnSignal(child, /*processGroup=*/true);
   }
@@ -708,6 +776,14 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
     return makeError("ptxas: " + toString(cubin.takeError()));
   if (cubin->empty())
     return makeError("ptxas: produced an empty cubin for " + displayName);
+  std::string defect = cubinDefect(*cubin);
+  if (!defect.empty()) {
+    SmallString<128> tmp;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
+    return makeError("ptxas: the cubin it wrote for " + displayName + " is " +
+                     defect + " (is the temporary directory " + tmp +
+                     " (TMPDIR) full?)");
+  }
   return PtxasOutput{std::move(*cubin), std::move(message), startWaitUs};
 }
 

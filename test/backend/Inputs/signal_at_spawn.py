@@ -2,9 +2,13 @@
 GroupSignalAtExec.c preloaded, and reports how it ended: its status (or
 "hung" after 20 s), and any process of its process group still there.
 
-Usage: signal_at_spawn.py SHIM KILN ARGS...
+Usage: signal_at_spawn.py [--in-child] [--signal NAME] SHIM KILN ARGS...
+(the signal the shim sends: SIGINT unless NAME, such as SEGV, is given;
+at the child's execve, or with --in-child at its first sigaction call;
+no core files)
 """
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -31,9 +35,18 @@ def main():
     # A caller started in the background may have SIGINT ignored, which kiln
     # (and its children) would keep: give it the default action to inherit.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    env = dict(os.environ, LD_PRELOAD=sys.argv[1],
-               KILN_TEST_SIGNAL_AT_EXEC="1")
-    kiln = subprocess.Popen(sys.argv[2:], env=env, stdout=subprocess.PIPE,
+    args = sys.argv[1:]
+    number, where = "1", "KILN_TEST_SIGNAL_AT_EXEC"
+    if args[0] == "--in-child":
+        where = "KILN_TEST_SIGNAL_IN_CHILD"
+        args = args[1:]
+    if args[0] == "--signal":
+        number = str(int(getattr(signal, "SIG" + args[1])))
+        args = args[2:]
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    env = dict(os.environ, LD_PRELOAD=args[0])
+    env[where] = number
+    kiln = subprocess.Popen(args[1:], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         kiln.communicate(timeout=20)
