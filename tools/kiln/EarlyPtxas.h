@@ -39,7 +39,11 @@ namespace kiln::tool {
 /// standard input), for an sm_ target; does nothing otherwise, or where
 /// anything fails (runCompile then starts ptxas as before). The guess reads
 /// --target, --ptxas, --maxnreg and --ptxas-fast-compile; an argument it
-/// does not know (or --help) makes it start nothing. Installs kiln's
+/// does not know (or --help) makes it start nothing. A new `kiln compile`
+/// option belongs in guessCompile: one that changes ptxas's command line
+/// is read there (else each such compile kills the guessed ptxas and
+/// starts another, about 1 ms on the build machine), any other skipped
+/// (else it stops every load-time start). Installs kiln's
 /// signal cleanup first, so that a signal before main removes ptxas's
 /// files and kills it.
 void startPtxasAtLoad(int argc, char **argv);
