@@ -398,6 +398,7 @@ public:
         bool early);
   ~PtxasProcess();
   PtxasProcess(const PtxasProcess &) = delete;
+  PtxasProcess &operator=(const PtxasProcess &) = delete;
 
   /// Whether this process was started early and runs, waiting for its
   /// input, what start(`ptxasPath`, `options`, true) would start now: the
@@ -410,7 +411,6 @@ public:
   /// Whether ptxas was started before its PTX existed (start() with
   /// `early`, and a FIFO could be made), rather than by assemble().
   bool startedEarly() const { return early; }
-  PtxasProcess &operator=(const PtxasProcess &) = delete;
 
   /// Hands `ptx` to ptxas and waits for it. A non-zero exit, a crash, or an
   /// exit before reading the input becomes an error quoting ptxas's output

@@ -311,7 +311,7 @@ PtxasProcess::argumentsFor(const NVPTXBackendOptions &options) const {
 bool PtxasProcess::runs(StringRef ptxasPath,
                         const NVPTXBackendOptions &options) const {
   return early && pid > 0 && !reaped && this->ptxasPath == ptxasPath &&
-         arch == options.arch && args == argumentsFor(options);
+         args == argumentsFor(options);
 }
 
 namespace {
@@ -777,13 +777,10 @@ Expected<PtxasOutput> PtxasProcess::assemble(StringRef ptx,
   if (cubin->empty())
     return makeError("ptxas: produced an empty cubin for " + displayName);
   std::string defect = cubinDefect(*cubin);
-  if (!defect.empty()) {
-    SmallString<128> tmp;
-    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmp);
+  if (!defect.empty())
     return makeError("ptxas: the cubin it wrote for " + displayName + " is " +
-                     defect + " (is the temporary directory " + tmp +
-                     " (TMPDIR) full?)");
-  }
+                     defect + " (is the temporary directory " +
+                     sys::path::parent_path(cubinPath) + " (TMPDIR) full?)");
   return PtxasOutput{std::move(*cubin), std::move(message), startWaitUs};
 }
 

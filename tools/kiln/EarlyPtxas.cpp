@@ -98,8 +98,6 @@ std::optional<Guess> guessCompile(int argc, char **argv) {
   return guess;
 }
 
-void discardAtExit() { discardPtxasStartedAtLoad(); }
-
 } // namespace
 
 void startPtxasAtLoad(int argc, char **argv) {
@@ -131,7 +129,7 @@ void startPtxasAtLoad(int argc, char **argv) {
     return;
   }
   startedAtLoad = started->release();
-  std::atexit(discardAtExit);
+  std::atexit(discardPtxasStartedAtLoad);
 }
 
 std::unique_ptr<nvptx::PtxasProcess>
