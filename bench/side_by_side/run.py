@@ -246,6 +246,14 @@ class Bench:
             starts.append((time.perf_counter() - t) * 1e3)
         out["python_bare_start_ms"] = min(starts)
 
+        # What a child (kiln) inherits from this process at each step: the
+        # CPUs the main thread may run on and the environment torch's and
+        # Triton's imports and the CUDA context add (a kiln started from a
+        # process holding a CUDA context was 3-5 ms slower, unexplained in
+        # the fiftieth session).
+        env_before = dict(os.environ)
+        inherited = {"start": self._inherited()}
+
         t = time.perf_counter()
         global torch, triton, GPUTarget, conformance, do_bench
         import torch
@@ -275,6 +283,10 @@ class Bench:
         torch.empty(1, device="cuda")
         triton.runtime.driver.active.get_current_target()
         out["parent_driver_init_ms"] = (time.perf_counter() - t) * 1e3
+        inherited["after_cuda_init"] = self._inherited()
+        out["parent_inherited"] = inherited
+        out["parent_env_added"] = {k: v for k, v in os.environ.items()
+                                   if env_before.get(k) != v}
         try:
             out["triton_ptxas"] = f"{triton.knobs.nvidia.ptxas.path} ({triton.knobs.nvidia.ptxas.version})"
         except Exception as e:
@@ -292,8 +304,25 @@ class Bench:
         wall, _, _ = kiln_compile(self.kiln, wu, wopts["num_warps"], wopts["num_stages"],
                                   os.path.join(self.work, "kiln-warmup"), ["--no-cache", "--timings"])
         out["kiln_warmup_compile_ms"] = wall
+        inherited["after_warmup_compiles"] = self._inherited()
         self.kiln_cache = os.path.join(self.work, "kiln-cache")
         log(f"setup done: {out['device']}; triton {out['triton_version']}, torch {out['torch_version']}")
+
+    @staticmethod
+    def _inherited():
+        """CPUs this thread may run on (a child inherits them), as a child
+        sees them too, and this process's thread count."""
+        child = subprocess.run([sys.executable, "-c",
+                                "import os; print(len(os.sched_getaffinity(0)))"],
+                               capture_output=True, text=True).stdout.strip()
+        threads = None
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Threads:"):
+                    threads = int(line.split()[1])
+        return {"cpus": len(os.sched_getaffinity(0)),
+                "child_cpus": int(child) if child.isdigit() else child,
+                "threads": threads}
 
     def _listener(self, **kw):
         try:  # never let a stage-time record break a compile

@@ -8,6 +8,7 @@
 
 #include "tools/kiln/CompileCommand.h"
 
+#include "dialects/kgpu/IR/KGPUDialect.h"
 #include "dialects/tt/IR/TTDialect.h"
 #include "pipelines/common/SideThread.h"
 #include "pipelines/common/SignalCleanup.h"
@@ -936,6 +937,54 @@ void exitWithoutTeardown(int status) {
   exitLeavingAddressSpace(status);
 }
 
+namespace {
+
+/// The dialects and translations of an NVPTX compile's context.
+void registerNVPTXCompileDialects(mlir::DialectRegistry &registry) {
+  kiln::tt::registerTTIRDialects(registry);
+  registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect>();
+  kiln::nvptx::registerNVPTXTranslations(registry);
+}
+
+/// startContextPreload's context, until runCompile takes it. Never
+/// destroyed (a static's destructor would wait for the thread at exit).
+std::future<std::unique_ptr<mlir::MLIRContext>> *preloadedContext = nullptr;
+
+void waitForPreloadAtExit() {
+  if (preloadedContext && preloadedContext->valid())
+    preloadedContext->wait();
+}
+
+std::unique_ptr<mlir::MLIRContext> takePreloadedContext() {
+  if (!preloadedContext || !preloadedContext->valid())
+    return nullptr;
+  return preloadedContext->get();
+}
+
+} // namespace
+
+void startContextPreload(int argc, char **argv) {
+  const char *preload = std::getenv("KILN_PRELOAD_DIALECTS");
+  if (!preload || std::strcmp(preload, "1") != 0 || argc < 2 ||
+      std::strcmp(argv[1], "compile") != 0 || preloadedContext)
+    return;
+  preloadedContext = new std::future<std::unique_ptr<mlir::MLIRContext>>(
+      kiln::runOnSideThread([] {
+        mlir::DialectRegistry registry;
+        registerNVPTXCompileDialects(registry);
+        auto context = std::make_unique<mlir::MLIRContext>(
+            registry, mlir::MLIRContext::Threading::DISABLED);
+        context->loadAllAvailableDialects();
+        // Loaded by the pipeline's passes (their dependent dialects).
+        context->getOrLoadDialect<kiln::kgpu::KGPUDialect>();
+        return context;
+      }));
+  // Before the static destructors of the LLVM and MLIR code the thread
+  // runs (registered earlier, so run later).
+  std::atexit(waitForPreloadAtExit);
+}
+
 std::optional<int> runAsBytecodeReader(int argc, char **argv) {
   if (argc < 2 || std::strcmp(argv[1], kiln::tool::kBytecodeReaderArg) != 0)
     return std::nullopt;
@@ -1030,14 +1079,15 @@ int runCompile(const CompileOptions &options, CompileOutcome *outcome) {
   }
 
   // Parse.
-  mlir::DialectRegistry registry;
-  kiln::tt::registerTTIRDialects(registry);
-  registry.insert<mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
-                  mlir::NVVM::NVVMDialect>();
-  kiln::nvptx::registerNVPTXTranslations(registry);
-  // Single-threaded from the start: no thread pool made only to be dropped.
-  auto contextOwner = std::make_unique<mlir::MLIRContext>(
-      registry, mlir::MLIRContext::Threading::DISABLED);
+  std::unique_ptr<mlir::MLIRContext> contextOwner = takePreloadedContext();
+  if (!contextOwner) {
+    mlir::DialectRegistry registry;
+    registerNVPTXCompileDialects(registry);
+    // Single-threaded from the start: no thread pool made only to be
+    // dropped.
+    contextOwner = std::make_unique<mlir::MLIRContext>(
+        registry, mlir::MLIRContext::Threading::DISABLED);
+  }
   mlir::MLIRContext &context = *contextOwner;
   // Diagnostics point at file:line:col; the op dump would only add noise.
   context.printOpOnDiagnostic(false);

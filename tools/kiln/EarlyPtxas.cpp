@@ -10,9 +10,13 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <optional>
 #include <string>
+
+#include <pthread.h>
+#include <unistd.h>
 
 namespace kiln::tool {
 namespace {
@@ -20,7 +24,31 @@ namespace {
 /// The ptxas started at load, until runCompile takes it or it is
 /// discarded. A plain pointer: constant-initialized, so that no dynamic
 /// initializer (which runs after startPtxasAtLoad's constructor) resets it.
+/// Written by the starter thread and read by others under `startLock`,
+/// once `startPending` is false.
 nvptx::PtxasProcess *startedAtLoad = nullptr;
+
+/// The starter thread's hand-over: constant-initialized (and never
+/// destroyed), as the pointer above. `startPending` is true from the
+/// thread's creation until it has set startedAtLoad (or failed).
+pthread_mutex_t startLock = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t startDone = PTHREAD_COND_INITIALIZER;
+bool startPending = false;
+
+/// What the starter thread starts: set before it is created.
+struct StartRequest {
+  std::string ptxas;
+  nvptx::NVPTXBackendOptions options;
+};
+StartRequest *startRequest = nullptr;
+
+/// Waits until the starter thread, if any, has started ptxas or failed.
+void waitForStart() {
+  pthread_mutex_lock(&startLock);
+  while (startPending)
+    pthread_cond_wait(&startDone, &startLock);
+  pthread_mutex_unlock(&startLock);
+}
 
 /// What the command line's ptxas will be, as far as argv tells.
 struct Guess {
@@ -98,6 +126,31 @@ std::optional<Guess> guessCompile(int argc, char **argv) {
   return guess;
 }
 
+/// Starts ptxas and hands it over, then lives as long as the process:
+/// ptxas's parent-death signal (PR_SET_PDEATHSIG, PtxasProcess::spawn)
+/// follows the thread that spawned it, not the process.
+void *starterMain(void *) {
+  llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
+      nvptx::PtxasProcess::start(startRequest->ptxas, startRequest->options,
+                                 /*early=*/true);
+  nvptx::PtxasProcess *process = nullptr;
+  if (started)
+    process = started->release();
+  else
+    llvm::consumeError(started.takeError());
+  pthread_mutex_lock(&startLock);
+  startedAtLoad = process;
+  startPending = false;
+  pthread_cond_broadcast(&startDone);
+  pthread_mutex_unlock(&startLock);
+  // Signals go to the other threads from now on; this one only waits.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  for (;;)
+    pause();
+}
+
 } // namespace
 
 void startPtxasAtLoad(int argc, char **argv) {
@@ -117,24 +170,46 @@ void startPtxasAtLoad(int argc, char **argv) {
     llvm::consumeError(ptxas.takeError());
     return;
   }
-  nvptx::NVPTXBackendOptions options;
+  startRequest = new StartRequest{std::move(*ptxas), {}};
+  nvptx::NVPTXBackendOptions &options = startRequest->options;
   options.arch = guess->target;
   options.ptxasFastCompile = guess->fastCompile;
   if (!guess->maxnreg.empty() && guess->maxnreg != "0")
     options.ptxasExtraArgs.push_back("--maxrregcount=" + guess->maxnreg);
-  llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
-      nvptx::PtxasProcess::start(*ptxas, options, /*early=*/true);
-  if (!started) {
-    llvm::consumeError(started.takeError());
-    return;
-  }
-  startedAtLoad = started->release();
   std::atexit(discardPtxasStartedAtLoad);
+  // KILN_PTXAS_EARLY=load-thread spawns on a thread of its own, so that
+  // the spawn (vfork until ptxas's execve: ctor to main 1.80 ms against
+  // 1.38 without it on the GPU machine, bench/timeline) overlaps the static
+  // initializers. Not the default: on the 2-core build machine the thread,
+  // ptxas and kiln's main thread share two cores, and the thread waited
+  // about 1.6 ms to run after the vfork (perf sched), ptxas's execve came
+  // 1.8 ms later and a vadd compile's wall time was 0.2-0.6 ms longer
+  // (bench/timeline, medians of 41 rounds, three runs).
+  const char *early = std::getenv("KILN_PTXAS_EARLY");
+  pthread_t thread;
+  if (early && llvm::StringRef(early) == "load-thread") {
+    startPending = true;
+    if (pthread_create(&thread, nullptr, starterMain, nullptr) == 0) {
+      pthread_detach(thread);
+      return;
+    }
+    startPending = false;
+  }
+  {
+    llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
+        nvptx::PtxasProcess::start(startRequest->ptxas, options,
+                                   /*early=*/true);
+    if (started)
+      startedAtLoad = started->release();
+    else
+      llvm::consumeError(started.takeError());
+  }
 }
 
 std::unique_ptr<nvptx::PtxasProcess>
 takePtxasStartedAtLoad(llvm::StringRef ptxasPath,
                        const nvptx::NVPTXBackendOptions &options) {
+  waitForStart();
   if (!startedAtLoad || !startedAtLoad->runs(ptxasPath, options)) {
     discardPtxasStartedAtLoad();
     return nullptr;
@@ -145,6 +220,7 @@ takePtxasStartedAtLoad(llvm::StringRef ptxasPath,
 }
 
 void discardPtxasStartedAtLoad() {
+  waitForStart();
   // The destructor kills and reaps ptxas and removes its files.
   delete startedAtLoad;
   startedAtLoad = nullptr;

@@ -14,7 +14,11 @@
 // Only the kiln binary calls startPtxasAtLoad (an embedder linking the
 // compile library starts nothing). KILN_PTXAS_EARLY=0 turns every early
 // start off; KILN_PTXAS_EARLY=main leaves the early start to runCompile
-// (to measure what starting at load saves).
+// (to measure what starting at load saves); KILN_PTXAS_EARLY=load-thread
+// spawns ptxas at load on a thread of its own, which then lives as long as
+// the process (ptxas's parent-death signal follows the spawning thread), so
+// that the spawn overlaps the static initializers (to measure on the GPU
+// machine's 16 cores; slower on the 2-core build machine, EarlyPtxas.cpp).
 //
 //===----------------------------------------------------------------------===//
 

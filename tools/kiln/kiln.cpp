@@ -18,6 +18,7 @@
 #include "tools/kiln/CacheCommand.h"
 #include "tools/kiln/CompileCommand.h"
 #include "tools/kiln/EarlyPtxas.h"
+#include "tools/kiln/Prefault.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,14 +33,40 @@
 // constructors.
 __attribute__((constructor(101))) static void
 startPtxasAtLoad(int argc, char **argv, char ** /*envp*/) {
+  kiln::tool::prefaultAtLoad(); // KILN_PREFAULT=1 only: Prefault.h
   kiln::tool::startPtxasAtLoad(argc, argv);
 }
+
+namespace {
+
+/// Integer options take decimal digits only: CLI11 reads `010` as octal 8
+/// (`--maxnreg 010` assembled with 8 registers, not 10), `0x20` as hex and
+/// `0b101` as binary, and reported `08` as out of range. The check runs
+/// on the text, before CLI11 converts it (and before any range check).
+const CLI::Validator &decimal() {
+  static const CLI::Validator validator(
+      [](std::string &text) -> std::string {
+        bool digits = !text.empty() &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && (text.size() == 1 || text[0] != '0'))
+          return {};
+        return "'" + text +
+               "' is not a decimal number: write digits 0-9 with no leading "
+               "zero (010 would read as octal 8, 0x20 as hex)";
+      },
+      "", "DECIMAL");
+  return validator;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   // A kiln reading MLIR bytecode started this process to read it
   // (tools/common/BytecodeAsText.h): none of what follows.
   if (std::optional<int> code = kiln::tool::runAsBytecodeReader(argc, argv))
     return *code;
+  // KILN_PRELOAD_DIALECTS=1 only (CompileCommand.h).
+  kiln::tool::startContextPreload(argc, argv);
   // First: before anything installs LLVM's signal handlers, so that kiln's
   // know which signals this process was started with ignored.
   kiln::installSignalCleanup();
@@ -65,11 +92,17 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   CLI::Option *numWarps =
       compileCmd->add_option("--num-warps", compile.numWarps, "warps per CTA")
+          ->check(decimal())
           ->capture_default_str();
-  compileCmd->add_option("--num-stages", compile.numStages, "software pipelining stages")
+  compileCmd
+      ->add_option("--num-stages", compile.numStages,
+                   "software pipelining stages")
+      ->check(decimal())
       ->capture_default_str();
-  compileCmd->add_option("--ptx-version", compile.ptxVersion,
-                         "PTX ISA version times ten (80 = PTX 8.0)")
+  compileCmd
+      ->add_option("--ptx-version", compile.ptxVersion,
+                   "PTX ISA version times ten (80 = PTX 8.0)")
+      ->check(decimal())
       ->capture_default_str();
   compileCmd->add_option("-o,--output", compile.outputDir,
                          "artifact directory (default ./kiln-out/<kernel>)");
@@ -88,8 +121,10 @@ int main(int argc, char **argv) {
                        "print per-stage and per-pass times");
   compileCmd->add_flag("--stage-dump", compile.stageDump,
                        "write the IR after every pipeline pass to DIR/stages/");
-  compileCmd->add_option("--maxnreg", compile.maxnreg,
-                         "registers per thread limit for ptxas (0 = none)")
+  compileCmd
+      ->add_option("--maxnreg", compile.maxnreg,
+                   "registers per thread limit for ptxas (0 = none)")
+      ->check(decimal())
       ->check(CLI::Range(0, 255))
       ->capture_default_str();
   compileCmd
@@ -105,11 +140,13 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--no-cache", noCache,
                        "neither look up nor store in the compile cache");
   int repeat = 1;
-  compileCmd->add_option("--repeat", repeat,
-                         "compile N times in this one process, a new MLIR "
-                         "context each time (with --no-cache: N cold "
-                         "compiles; the later ones run in a warm process, as "
-                         "an embedding compiler does), one line each")
+  compileCmd
+      ->add_option("--repeat", repeat,
+                   "compile N times in this one process, a new MLIR "
+                   "context each time (with --no-cache: N cold "
+                   "compiles; the later ones run in a warm process, as "
+                   "an embedding compiler does), one line each")
+      ->check(decimal())
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
 
@@ -128,10 +165,13 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("--target", inspect.arch, "SM architecture")
       ->capture_default_str();
   inspectCmd->add_option("--num-warps", inspect.numWarps, "warps per CTA")
+      ->check(decimal())
       ->capture_default_str();
   inspectCmd->add_option("--num-stages", inspect.numStages, "pipelining stages")
+      ->check(decimal())
       ->capture_default_str();
   inspectCmd->add_option("--ptx-version", inspect.ptxVersion, "PTX ISA x10")
+      ->check(decimal())
       ->capture_default_str();
   inspectCmd->add_option("--kernel", inspect.kernel, "kernel to compile");
   inspectCmd->add_option("--ptxas", inspect.ptxasPath, "ptxas binary");
@@ -139,6 +179,7 @@ int main(int argc, char **argv) {
   inspectCmd->add_flag("--ftz", inspect.ftz, "flush f32 denormals");
   inspectCmd->add_flag("--no-fp-fusion", inspectNoFpFusion, "no FMA contraction");
   inspectCmd->add_option("--maxnreg", inspect.maxnreg, "ptxas register limit")
+      ->check(decimal())
       ->check(CLI::Range(0, 255));
   inspectCmd
       ->add_option("--ptxas-fast-compile", inspect.ptxasFastCompile,
@@ -166,8 +207,10 @@ int main(int argc, char **argv) {
       "gc", "evict least recently used entries, remove interrupted publishes");
   gcCmd->add_option("--max-size", cache.maxSize,
                     "size cap, e.g. 10G, 500M, 4096 (default: no eviction)");
-  gcCmd->add_option("--tmp-age", cache.tmpAgeMinutes,
-                    "remove temp dirs older than this many minutes")
+  gcCmd
+      ->add_option("--tmp-age", cache.tmpAgeMinutes,
+                   "remove temp dirs older than this many minutes")
+      ->check(decimal())
       ->capture_default_str();
   CLI::App *exportCmd = cacheCmd->add_subcommand(
       "export", "write entries (all, or the given keys) to a tar archive");
