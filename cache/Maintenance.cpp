@@ -36,9 +36,18 @@ int64_t nowNs() {
 }
 
 /// Removes the children of `dir` older than `maxAgeSeconds`; returns how many.
+/// An age beyond the clock's range (now less it would overflow int64
+/// nanoseconds) removes nothing: multiplied out, 10^12 minutes wrapped to a
+/// cutoff in the future, which removed every temp dir, a running compile's
+/// half-made publish included (helper-97).
 int removeOlderThan(const std::string& dir, int64_t maxAgeSeconds) {
   int removed = 0;
-  int64_t cutoff = nowNs() - maxAgeSeconds * 1000000000;
+  if (maxAgeSeconds < 0)
+    return 0;
+  int64_t now = nowNs();
+  if (maxAgeSeconds > now / 1000000000)
+    return 0; // older than the epoch: nothing is
+  int64_t cutoff = now - maxAgeSeconds * 1000000000;
   for (const std::string& name : fs::listDir(dir)) {
     std::string p = fs::join(dir, name);
     if (fs::mtimeNs(p) <= cutoff && fs::removeTree(p))

@@ -133,9 +133,10 @@ struct GcOptions {
   /// Evict least recently used entries until the total is at most this;
   /// 0 = no eviction.
   uint64_t maxBytes = 0;
-  /// Remove temp directories (interrupted publishes) older than this.
+  /// Remove temp directories (interrupted publishes) older than this many
+  /// seconds. Negative, or more than the seconds since the epoch: none.
   int64_t tmpMaxAgeSeconds = 3600;
-  /// Remove quarantined entries older than this.
+  /// Remove quarantined entries older than this (seconds; as above).
   int64_t quarantineMaxAgeSeconds = 7 * 24 * 3600;
 };
 

@@ -251,7 +251,6 @@ class Bench:
         # Triton's imports and the CUDA context add (a kiln started from a
         # process holding a CUDA context was 3-5 ms slower, unexplained in
         # the fiftieth session).
-        env_before = dict(os.environ)
         inherited = {"start": self._inherited()}
 
         t = time.perf_counter()
@@ -285,8 +284,6 @@ class Bench:
         out["parent_driver_init_ms"] = (time.perf_counter() - t) * 1e3
         inherited["after_cuda_init"] = self._inherited()
         out["parent_inherited"] = inherited
-        out["parent_env_added"] = {k: v for k, v in os.environ.items()
-                                   if env_before.get(k) != v}
         try:
             out["triton_ptxas"] = f"{triton.knobs.nvidia.ptxas.path} ({triton.knobs.nvidia.ptxas.version})"
         except Exception as e:
@@ -305,24 +302,42 @@ class Bench:
                                   os.path.join(self.work, "kiln-warmup"), ["--no-cache", "--timings"])
         out["kiln_warmup_compile_ms"] = wall
         inherited["after_warmup_compiles"] = self._inherited()
+        # What a child's environment gained, changed or lost meanwhile (a
+        # child's own view: native code's setenv is not in os.environ; the
+        # Triton cache directory this script sets itself left out).
+        start_env = inherited["start"].pop("env")
+        for step in ("after_cuda_init", "after_warmup_compiles"):
+            env = inherited[step].pop("env")
+            inherited[step]["env_added"] = {
+                k: v[:120] for k, v in env.items()
+                if k not in start_env and k != "TRITON_CACHE_DIR"}
+            inherited[step]["env_changed"] = sorted(
+                k for k, v in env.items()
+                if k in start_env and start_env[k] != v and k != "TRITON_CACHE_DIR")
+            inherited[step]["env_removed"] = sorted(set(start_env) - set(env))
         self.kiln_cache = os.path.join(self.work, "kiln-cache")
         log(f"setup done: {out['device']}; triton {out['triton_version']}, torch {out['torch_version']}")
 
     @staticmethod
     def _inherited():
         """CPUs this thread may run on (a child inherits them), as a child
-        sees them too, and this process's thread count."""
-        child = subprocess.run([sys.executable, "-c",
-                                "import os; print(len(os.sched_getaffinity(0)))"],
-                               capture_output=True, text=True).stdout.strip()
+        sees them too, this process's thread count, and a child's
+        environment (under "env", replaced by the differences later)."""
+        child = subprocess.run(
+            [sys.executable, "-c", "import json, os; print(json.dumps("
+             "[len(os.sched_getaffinity(0)), dict(os.environ)]))"],
+            capture_output=True, text=True).stdout
+        try:
+            child_cpus, child_env = json.loads(child)
+        except ValueError:
+            child_cpus, child_env = child.strip()[:200], {}
         threads = None
         with open("/proc/self/status") as f:
             for line in f:
                 if line.startswith("Threads:"):
                     threads = int(line.split()[1])
-        return {"cpus": len(os.sched_getaffinity(0)),
-                "child_cpus": int(child) if child.isdigit() else child,
-                "threads": threads}
+        return {"cpus": len(os.sched_getaffinity(0)), "child_cpus": child_cpus,
+                "threads": threads, "env": child_env}
 
     def _listener(self, **kw):
         try:  # never let a stage-time record break a compile

@@ -279,16 +279,23 @@ PtxasProcess::start(StringRef ptxasPath, const NVPTXBackendOptions &options,
                                     &process->fullPath, &process->cubinPath})
       sys::RemoveFileOnSignal(*path);
     removeOnSignal(process->inputPath);
+    // The input FIFO is made inside the bracket too: a handler running on
+    // another thread (the main thread while ptxas starts on a side thread,
+    // or a side thread while the main thread starts it) removed the path
+    // before it existed and ended the process while this thread made it,
+    // which left the FIFO in TMPDIR (helper-97: 2 in 500 signals with the
+    // helper-thread variants; every time with mkfifo delayed, also with
+    // KILN_PTXAS_EARLY=main).
+    if (early && earlyStartAllowed() &&
+        ::mkfifo(process->inputPath.c_str(), 0600) == 0)
+      process->early = true;
   }
 
   process->args = process->argumentsFor(options);
 
-  if (early && earlyStartAllowed() &&
-      ::mkfifo(process->inputPath.c_str(), 0600) == 0) {
-    process->early = true;
+  if (process->early)
     if (Error err = process->spawn())
       return std::move(err);
-  }
   return std::move(process);
 }
 

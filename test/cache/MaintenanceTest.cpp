@@ -118,6 +118,29 @@ TEST(MaintenanceTest, GcRemovesOldTempDirsAndStaleLocksOnly) {
   EXPECT_EQ(::access(fresh.c_str(), F_OK), 0);
 }
 
+/// An age limit too large to subtract from the clock in nanoseconds keeps
+/// everything: multiplied out it wrapped to a cutoff in the future, and gc
+/// removed a temp dir made just before (helper-97, `--tmp-age
+/// 1000000000000`). A negative one keeps everything too.
+TEST(MaintenanceTest, GcWithHugeOrNegativeAgeRemovesNothing) {
+  std::string root = makeTempDir("gc-huge");
+  auto store = openStore(root);
+  std::string fresh = root + "/tmp/pub-fresh";
+  ASSERT_EQ(::mkdir(fresh.c_str(), 0755), 0);
+  for (int64_t age : {int64_t{1000000000000} * 60, int64_t{INT64_MAX},
+                      int64_t{9223372036}, int64_t{-1}}) {
+    GcOptions options;
+    options.tmpMaxAgeSeconds = age;
+    options.quarantineMaxAgeSeconds = age;
+    GcReport report = store->gc(options);
+    EXPECT_EQ(report.tmpRemoved, 0) << age;
+    EXPECT_EQ(::access(fresh.c_str(), F_OK), 0) << age;
+  }
+  GcOptions now;
+  now.tmpMaxAgeSeconds = 0;
+  EXPECT_EQ(store->gc(now).tmpRemoved, 1);
+}
+
 /// A tree like the staging of an imported archive whose folders are mode
 /// 0555 and 0000: removeTree, run as the tree's owner (not root, who needs
 /// no permissions; as root the tree is given to uid 65534 and removed by a

@@ -186,10 +186,18 @@ void startPtxasAtLoad(int argc, char **argv) {
   // 1.8 ms later and a vadd compile's wall time was 0.2-0.6 ms longer
   // (bench/timeline, medians of 41 rounds, three runs).
   const char *early = std::getenv("KILN_PTXAS_EARLY");
-  pthread_t thread;
   if (early && llvm::StringRef(early) == "load-thread") {
+    // A small stack: the thread lives as long as kiln, and the default 8
+    // MiB of address space failed a softmax compile under `ulimit -v
+    // 110000` that passes without it (helper-97).
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 256 << 10);
+    pthread_t thread;
     startPending = true;
-    if (pthread_create(&thread, nullptr, starterMain, nullptr) == 0) {
+    int created = pthread_create(&thread, &attributes, starterMain, nullptr);
+    pthread_attr_destroy(&attributes);
+    if (created == 0) {
       pthread_detach(thread);
       return;
     }

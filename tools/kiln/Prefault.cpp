@@ -85,9 +85,13 @@ void prefaultAtLoad() {
       addRange(begin, begin + bytes);
     }
   }
+  pthread_attr_t attributes; // a small stack: madvise calls only
+  pthread_attr_init(&attributes);
+  pthread_attr_setstacksize(&attributes, 64 << 10);
   pthread_t thread;
-  if (pthread_create(&thread, nullptr, prefaultMain, nullptr) == 0)
+  if (pthread_create(&thread, &attributes, prefaultMain, nullptr) == 0)
     pthread_detach(thread);
+  pthread_attr_destroy(&attributes);
 }
 
 } // namespace kiln::tool

@@ -211,6 +211,7 @@ int main(int argc, char **argv) {
       ->add_option("--tmp-age", cache.tmpAgeMinutes,
                    "remove temp dirs older than this many minutes")
       ->check(decimal())
+      ->check(CLI::Range(int64_t{0}, int64_t{1000000000}))
       ->capture_default_str();
   CLI::App *exportCmd = cacheCmd->add_subcommand(
       "export", "write entries (all, or the given keys) to a tar archive");

@@ -2,10 +2,10 @@
 GroupSignalAtExec.c preloaded, and reports how it ended: its status (or
 "hung" after 20 s), and any process of its process group still there.
 
-Usage: signal_at_spawn.py [--in-child] [--signal NAME] SHIM KILN ARGS...
-(the signal the shim sends: SIGINT unless NAME, such as SEGV, is given;
-at the child's execve, or with --in-child at its first sigaction call;
-no core files)
+Usage: signal_at_spawn.py [--in-child | --at-log] [--signal NAME] SHIM KILN
+ARGS... (the signal the shim sends: SIGINT unless NAME, such as SEGV, is
+given; at the child's execve, with --in-child at its first sigaction call,
+with --at-log to kiln when it creates ptxas's .log; no core files)
 """
 import os
 import resource
@@ -39,6 +39,9 @@ def main():
     number, where = "1", "KILN_TEST_SIGNAL_AT_EXEC"
     if args[0] == "--in-child":
         where = "KILN_TEST_SIGNAL_IN_CHILD"
+        args = args[1:]
+    elif args[0] == "--at-log":
+        where = "KILN_TEST_SIGNAL_AT_LOG"
         args = args[1:]
     if args[0] == "--signal":
         number = str(int(getattr(signal, "SIG" + args[1])))
