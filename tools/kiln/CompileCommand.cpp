@@ -56,6 +56,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -63,14 +64,14 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 #include <functional>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 namespace kiln::tool {
 namespace {
@@ -952,7 +953,10 @@ void registerNVPTXCompileDialects(mlir::DialectRegistry &registry) {
 std::future<std::unique_ptr<mlir::MLIRContext>> *preloadedContext = nullptr;
 
 void waitForPreloadAtExit() {
-  if (preloadedContext && preloadedContext->valid())
+  // Not a deferred one (no thread could be made): wait() would run it now.
+  if (preloadedContext && preloadedContext->valid() &&
+      preloadedContext->wait_for(std::chrono::seconds(0)) !=
+          std::future_status::deferred)
     preloadedContext->wait();
 }
 
