@@ -126,18 +126,22 @@ std::optional<Guess> guessCompile(int argc, char **argv) {
   return guess;
 }
 
+/// The ptxas startRequest asks for, started; null where that failed.
+nvptx::PtxasProcess *startRequested() {
+  llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
+      nvptx::PtxasProcess::start(startRequest->ptxas, startRequest->options,
+                                 /*early=*/true);
+  if (started)
+    return started->release();
+  llvm::consumeError(started.takeError());
+  return nullptr;
+}
+
 /// Starts ptxas and hands it over, then lives as long as the process:
 /// ptxas's parent-death signal (PR_SET_PDEATHSIG, PtxasProcess::spawn)
 /// follows the thread that spawned it, not the process.
 void *starterMain(void *) {
-  llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
-      nvptx::PtxasProcess::start(startRequest->ptxas, startRequest->options,
-                                 /*early=*/true);
-  nvptx::PtxasProcess *process = nullptr;
-  if (started)
-    process = started->release();
-  else
-    llvm::consumeError(started.takeError());
+  nvptx::PtxasProcess *process = startRequested();
   pthread_mutex_lock(&startLock);
   startedAtLoad = process;
   startPending = false;
@@ -154,9 +158,10 @@ void *starterMain(void *) {
 } // namespace
 
 void startPtxasAtLoad(int argc, char **argv) {
-  if (const char *early = std::getenv("KILN_PTXAS_EARLY"))
-    if (llvm::StringRef(early) == "0" || llvm::StringRef(early) == "main")
-      return;
+  const char *variable = std::getenv("KILN_PTXAS_EARLY");
+  llvm::StringRef early = variable ? variable : "";
+  if (early == "0" || early == "main")
+    return;
   std::optional<Guess> guess = guessCompile(argc, argv);
   if (!guess)
     return;
@@ -185,8 +190,7 @@ void startPtxasAtLoad(int argc, char **argv) {
   // about 1.6 ms to run after the vfork (perf sched), ptxas's execve came
   // 1.8 ms later and a vadd compile's wall time was 0.2-0.6 ms longer
   // (bench/timeline, medians of 41 rounds, three runs).
-  const char *early = std::getenv("KILN_PTXAS_EARLY");
-  if (early && llvm::StringRef(early) == "load-thread") {
+  if (early == "load-thread") {
     // A small stack: the thread lives as long as kiln, and the default 8
     // MiB of address space failed a softmax compile under `ulimit -v
     // 110000` that passes without it (helper-97).
@@ -203,15 +207,7 @@ void startPtxasAtLoad(int argc, char **argv) {
     }
     startPending = false;
   }
-  {
-    llvm::Expected<std::unique_ptr<nvptx::PtxasProcess>> started =
-        nvptx::PtxasProcess::start(startRequest->ptxas, options,
-                                   /*early=*/true);
-    if (started)
-      startedAtLoad = started->release();
-    else
-      llvm::consumeError(started.takeError());
-  }
+  startedAtLoad = startRequested();
 }
 
 std::unique_ptr<nvptx::PtxasProcess>
