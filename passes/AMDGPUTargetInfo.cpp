@@ -11,6 +11,7 @@
 #include "passes/TargetInfo.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
 
@@ -121,7 +122,8 @@ public:
                                     Value pred, ArrayRef<Value> other,
                                     unsigned numWords, unsigned wordBits,
                                     unsigned elemBits, tt::CacheModifier,
-                                    tt::EvictionPolicy, bool) override {
+                                    tt::EvictionPolicy,
+                                    bool isVolatile) override {
     // A lone byte in a 16-bit word loads as one byte.
     bool byte = elemBits == 8 && wordBits == 16;
     Type elem = b.getIntegerType(byte ? 8 : wordBits);
@@ -140,7 +142,24 @@ public:
       }
     }
     unsigned align = numWords * (byte ? 1 : wordBits / 8);
-    Value v = LLVM::MaskedLoadOp::create(b, loc, vecTy, ptr, mask, pass, align);
+    Value v;
+    if (isVolatile) {
+      // llvm.masked.load has no volatile form: a volatile load under an
+      // scf.if (the op may sit in a loop body; scf-to-cf runs later).
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{vecTy}, pred,
+                                    /*addThenBlock=*/true,
+                                    /*addElseBlock=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value loaded = LLVM::LoadOp::create(b, loc, vecTy, ptr, align,
+                                          /*isVolatile=*/true);
+      scf::YieldOp::create(b, loc, loaded);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, pass);
+      v = ifOp.getResult(0);
+    } else {
+      v = LLVM::MaskedLoadOp::create(b, loc, vecTy, ptr, mask, pass, align);
+    }
     SmallVector<Value> words;
     for (unsigned i = 0; i < numWords; ++i) {
       Value w = LLVM::ExtractElementOp::create(

@@ -28,10 +28,11 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToROCDL/MathToROCDL.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -911,6 +912,25 @@ struct ScalarMathF32Lowering : KPattern<OpTy> {
   }
 };
 
+/// math.fma and math.absf as the LLVM intrinsics (fma.rn / abs in PTX), as
+/// Triton 3.6 lowers them, not through libdevice: __nv_fmaf and __nv_fabsf
+/// become fma.rn.ftz.f32 and abs.ftz.f32 under nvvm-reflect-ftz (--ftz),
+/// which is meant for libdevice's own math only, and an f16 fma would be
+/// rounded twice through f32.
+template <typename OpTy, typename LLVMOpTy>
+struct ScalarIntrinsicLowering : KPattern<OpTy> {
+  using KPattern<OpTy>::KPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!(type.isF16() || type.isBF16() || type.isF32() || type.isF64()))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVMOpTy>(op, type, adaptor.getOperands());
+    return success();
+  }
+};
+
 struct PoisonLowering : KPattern<ub::PoisonOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1115,21 +1135,49 @@ struct ElementwiseLowering : ConversionPattern {
         cvt && isF8UpcastableToF16(elem) &&
         (srcElemType.isF16() || srcElemType.isBF16() || srcElemType.isF32())) {
       // Downcasts to f8 round to nearest even (Triton's frontend asks for
-      // rtne; rtz has no f8 instruction) and saturate, as Triton's do.
-      if (cvt.getRounding() != tt::RoundingMode::RTNE)
+      // rtne) and saturate, as Triton's do. Toward zero, f8E5M2 (f16's
+      // sign, exponent and top two mantissa bits) is the high byte of the
+      // f16 rounded toward zero: truncating twice toward zero is
+      // truncating once, overflow stops at the largest finite value and a
+      // NaN stays one (cvt's canonical NaN, 0x7fff, keeps mantissa bits).
+      if (cvt.getRounding() == tt::RoundingMode::RTZ &&
+          isa<Float8E5M2Type>(elem)) {
+        for (Value x : in[0]) {
+          Value h = x.getType().isF16()
+                        ? x
+                        : l.target->truncFloatTowardZero(rewriter, loc, x,
+                                                         rewriter.getF16Type());
+          if (!h)
+            return cvt.emitError()
+                   << "fp_to_fp from " << srcElemType << " to " << elem
+                   << " with rounding = rtz is not supported by the "
+                   << targetLabel(l) << " lowering yet";
+          Type i16 = rewriter.getI16Type();
+          Value bits = LLVM::BitcastOp::create(rewriter, loc, i16, h);
+          bits = LLVM::LShrOp::create(
+              rewriter, loc, bits,
+              LLVM::ConstantOp::create(rewriter, loc, i16,
+                                       rewriter.getI16IntegerAttr(8)));
+          out.push_back(
+              LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), bits));
+        }
+      } else if (cvt.getRounding() != tt::RoundingMode::RTNE) {
         return cvt.emitError()
                << "fp_to_fp from " << srcElemType << " to " << elem
                << " must round to nearest even (rounding = rtne) on the "
-               << targetLabel(l) << " lowering";
-      FailureOr<SmallVector<Value>> f8 =
-          downcastToF8(rewriter, loc, *l.target, in[0], elem);
-      if (failed(f8))
-        return cvt.emitError()
-               << "fp_to_fp from " << srcElemType << " to " << elem
-               << " is not supported by the " << targetLabel(l)
-               << " lowering on this target (NVPTX: cvt.rn.satfinite, sm_90 "
-                  "or later, or sm_89 with --ptx-version 81 or later)";
-      out = std::move(*f8);
+               << targetLabel(l) << " lowering (rtz: f8E5M2 only)";
+      } else {
+        FailureOr<SmallVector<Value>> f8 =
+            downcastToF8(rewriter, loc, *l.target, in[0], elem);
+        if (failed(f8))
+          return cvt.emitError()
+                 << "fp_to_fp from " << srcElemType << " to " << elem
+                 << " is not supported by the " << targetLabel(l)
+                 << " lowering on this target (NVPTX: cvt.rn.satfinite, "
+                    "sm_90 or later, or sm_89 with --ptx-version 81 or "
+                    "later)";
+        out = std::move(*f8);
+      }
     } else if (isa<tt::FpToFpOp>(op) && isF8UpcastableToF16(srcElemType) &&
                (resTy.isF16() || resTy.isBF16() || resTy.isF32() ||
                 resTy.isF64())) {
@@ -1203,8 +1251,10 @@ struct ElementwiseLowering : ConversionPattern {
         return v;
     // f8 elements are i8 registers (resTy): a select or a bitcast moves
     // the bits (the f8 walk in runOnOperation rejects float arithmetic).
+    // A select of pointers (tl.where on pointer tensors) picks between
+    // LLVM pointers: arith.select would keep the tt.ptr element type.
     bool f8Result = isF8UpcastableToF16(elem);
-    if (isa<arith::SelectOp>(op) && f8Result)
+    if (isa<arith::SelectOp>(op) && (f8Result || isa<tt::PointerType>(elem)))
       return LLVM::SelectOp::create(b, loc, args[0], args[1], args[2])
           .getResult();
     if (isa<arith::BitcastOp>(op) &&
@@ -1251,9 +1301,23 @@ struct ElementwiseLowering : ConversionPattern {
                                << " is not supported by the " << targetLabel(l) << " lowering yet";
       if (bitWidth(resTy) > bitWidth(src))
         return LLVM::FPExtOp::create(b, loc, resTy, args[0]).getResult();
-      if (cvt.getRounding() == tt::RoundingMode::RTZ)
-        return cvt.emitError() << "fp_to_fp with rounding = rtz is not "
-                                  "supported by the " << targetLabel(l) << " lowering yet";
+      if (cvt.getRounding() == tt::RoundingMode::RTZ) {
+        if (Value v = l.target->truncFloatTowardZero(b, loc, args[0], resTy))
+          return v;
+        return cvt.emitError()
+               << "fp_to_fp from "
+               << getElementTypeOrSelf(cvt.getSrc().getType()) << " to " << elem
+               << " with rounding = rtz is not supported by the "
+               << targetLabel(l) << " lowering yet";
+      }
+      if (src == resTy)
+        return args[0];
+      if (bitWidth(resTy) == bitWidth(src)) {
+        // f16 <-> bf16: same width, so through f32 (exact), then rounded
+        // to nearest even.
+        Value wide = LLVM::FPExtOp::create(b, loc, b.getF32Type(), args[0]);
+        return LLVM::FPTruncOp::create(b, loc, resTy, wide).getResult();
+      }
       return LLVM::FPTruncOp::create(b, loc, resTy, args[0]).getResult();
     }
     if (isa<tt::MulhiUIOp>(op)) {
@@ -1998,11 +2062,39 @@ struct TransLowering : KPattern<tt::TransOp> {
   }
 };
 
+/// Whether a tt.reshape keeps every element in the register it is in: the
+/// same type (shape and layout) on both sides, or `allow_reorder` (any
+/// order of the elements will do, as Triton's tl.sum(x) over all axes asks
+/// for through its reshape to 1-D) with both layouts holding each element
+/// exactly once over `threads` threads, as many a thread on both sides.
+/// Thread t's k-th source register then becomes its k-th result register:
+/// a bijection between the elements, with no shared memory.
+bool reshapeKeepsRegisters(tt::ReshapeOp op, int64_t threads) {
+  RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+  if (src == dst)
+    return true;
+  if (!op.getAllowReorder() || !kgpu::isDistributedLayout(src.getEncoding()) ||
+      !kgpu::isDistributedLayout(dst.getEncoding()))
+    return false;
+  int64_t perThread =
+      kgpu::getNumElemsPerThread(src.getEncoding(), src.getShape());
+  return perThread == int64_t(kgpu::getNumElemsPerThread(dst.getEncoding(),
+                                                         dst.getShape())) &&
+         perThread * threads == src.getNumElements();
+}
+
 struct ReshapeLowering : KPattern<tt::ReshapeOp> {
   using KPattern::KPattern;
   LogicalResult
   matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (reshapeKeepsRegisters(op, int64_t(l.numWarps) * l.warpSize)) {
+      Location loc = op.getLoc();
+      rewriter.replaceOp(op, pack(rewriter, loc,
+                                  getTypeConverter()->convertType(op.getType()),
+                                  unpack(rewriter, loc, adaptor.getSrc())));
+      return success();
+    }
     auto dstShape = op.getType().getShape();
     // Row-major order is kept (also a valid choice when allow_reorder).
     return moveThroughSharedMemory(
@@ -2147,12 +2239,12 @@ struct AssertLowering : KPattern<tt::AssertOp> {
     else if (auto llvmFn = op->getParentOfType<LLVM::LLVMFuncOp>())
       function = llvmFn.getName().str();
 
-    Block *cur = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
-    Block *fail = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(cur);
-    LLVM::CondBrOp::create(rewriter, loc, ok, after, fail);
-    rewriter.setInsertionPointToEnd(fail);
+    // The failing path is the else side of an scf.if, not blocks of its
+    // own: the assert may sit in an scf.for / scf.while / scf.if body, whose
+    // regions hold one block until scf-to-cf runs after this pass.
+    auto ifOp = scf::IfOp::create(rewriter, loc, ok, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&ifOp.getElseRegion().front());
     auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext());
     auto fnTy = LLVM::LLVMFunctionType::get(
         LLVM::LLVMVoidType::get(rewriter.getContext()),
@@ -2171,8 +2263,6 @@ struct AssertLowering : KPattern<tt::AssertOp> {
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                  rewriter.getI64IntegerAttr(1))};
     LLVM::CallOp::create(rewriter, loc, callee, args);
-    LLVM::BrOp::create(rewriter, loc, after);
-    rewriter.setInsertionPointToStart(after);
     rewriter.eraseOp(op);
     return success();
   }
@@ -3998,6 +4088,148 @@ struct BarrierLowering : KPattern<kgpu::BarrierOp> {
   }
 };
 
+/// tt.elementwise_inline_asm (tl.inline_asm_elementwise): the asm runs once
+/// per group of `packed_element` elements a thread holds, as Triton 3.6
+/// documents it: outputs first, then inputs, in operand order, each a run
+/// of registers; elements narrower than 32 bits share a register, as many
+/// as fit in 32 bits and at most packed_element (4 i8, 2 f16 per register;
+/// a register holding several is an integer of their combined width, the
+/// first element in its low bits), other elements take one register each.
+/// Scalar operands are repeated for every element. A thread whose element
+/// count is not a multiple of packed_element runs its last group with
+/// undefined values in the missing places and drops their results.
+struct InlineAsmLowering : KPattern<tt::ElementwiseInlineAsmOp> {
+  using KPattern::KPattern;
+
+  /// Elements per register and registers per group for `elem`.
+  static std::pair<unsigned, unsigned> registersOf(Type elem, unsigned pack) {
+    unsigned bits =
+        isa<LLVM::LLVMPointerType>(elem) ? 64 : elem.getIntOrFloatBitWidth();
+    unsigned perReg = bits < 32 ? std::min(pack, 32 / bits) : 1;
+    return {perReg, unsigned(llvm::divideCeil(pack, perReg))};
+  }
+
+  LogicalResult
+  matchAndRewrite(tt::ElementwiseInlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const TypeConverter *tc = getTypeConverter();
+    unsigned group = unsigned(op.getPackedElement());
+    // Elements per thread, from any tensor operand or result.
+    unsigned n = 1;
+    for (Type t : llvm::concat<const Type>(op.getArgs().getTypes(),
+                                           op.getResult().getTypes()))
+      if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+        n = kgpu::getNumElemsPerThread(tensor.getEncoding(), tensor.getShape());
+        break;
+      }
+    SmallVector<SmallVector<Value>> in;
+    SmallVector<Type> inElems;
+    for (auto [orig, conv] : llvm::zip(op.getArgs(), adaptor.getArgs())) {
+      inElems.push_back(tc->convertType(getElementTypeOrSelf(orig.getType())));
+      if (isa<RankedTensorType>(orig.getType()))
+        in.push_back(unpack(rewriter, loc, conv));
+      else
+        in.push_back(SmallVector<Value>(n, conv));
+    }
+    SmallVector<Type> outElems;
+    for (Value r : op.getResult())
+      outElems.push_back(tc->convertType(getElementTypeOrSelf(r.getType())));
+    auto regType = [&](Type elem, unsigned perReg) -> Type {
+      if (perReg == 1)
+        return elem;
+      return rewriter.getIntegerType(perReg * elem.getIntOrFloatBitWidth());
+    };
+    SmallVector<SmallVector<Value>> out(outElems.size(), SmallVector<Value>(n));
+    auto asmDialect = LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                                LLVM::AsmDialect::AD_ATT);
+    for (unsigned first = 0; first < n; first += group) {
+      SmallVector<Value> operands;
+      for (auto [elems, elem] : llvm::zip(in, inElems)) {
+        auto [perReg, regs] = registersOf(elem, group);
+        for (unsigned r = 0; r < regs; ++r) {
+          auto element = [&](unsigned j) -> Value {
+            unsigned i = first + r * perReg + j;
+            return i < n ? elems[i]
+                         : LLVM::UndefOp::create(rewriter, loc, elem);
+          };
+          if (perReg == 1) {
+            operands.push_back(element(0));
+            continue;
+          }
+          Value vec = LLVM::UndefOp::create(
+              rewriter, loc, VectorType::get({int64_t(perReg)}, elem));
+          for (unsigned j = 0; j < perReg; ++j)
+            vec = LLVM::InsertElementOp::create(rewriter, loc, vec, element(j),
+                                                i32Const(rewriter, loc, j));
+          operands.push_back(LLVM::BitcastOp::create(
+              rewriter, loc, regType(elem, perReg), vec));
+        }
+      }
+      SmallVector<Type> outRegs;
+      for (Type elem : outElems) {
+        auto [perReg, regs] = registersOf(elem, group);
+        outRegs.append(regs, regType(elem, perReg));
+      }
+      Type resultType = outRegs.size() == 1
+                            ? outRegs.front()
+                            : LLVM::LLVMStructType::getLiteral(
+                                  rewriter.getContext(), outRegs);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, outRegs.empty() ? TypeRange{} : TypeRange{resultType},
+          operands, op.getAsmString(), op.getConstraints(),
+          /*has_side_effects=*/!op.getPure(), /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, asmDialect, ArrayAttr());
+      unsigned reg = 0;
+      for (auto [k, elem] : llvm::enumerate(outElems)) {
+        auto [perReg, regs] = registersOf(elem, group);
+        for (unsigned r = 0; r < regs; ++r, ++reg) {
+          Value v = outRegs.size() == 1 ? asmOp.getResult(0)
+                                        : LLVM::ExtractValueOp::create(
+                                              rewriter, loc, asmOp.getResult(0),
+                                              ArrayRef<int64_t>{int64_t(reg)})
+                                              .getResult();
+          if (perReg > 1)
+            v = LLVM::BitcastOp::create(
+                rewriter, loc, VectorType::get({int64_t(perReg)}, elem), v);
+          for (unsigned j = 0; j < perReg; ++j) {
+            unsigned i = first + r * perReg + j;
+            if (i >= n)
+              continue;
+            out[k][i] = perReg == 1
+                            ? v
+                            : LLVM::ExtractElementOp::create(
+                                  rewriter, loc, v, i32Const(rewriter, loc, j))
+                                  .getResult();
+          }
+        }
+      }
+    }
+    SmallVector<Value> results;
+    for (auto [k, r] : llvm::enumerate(op.getResult())) {
+      Type converted = tc->convertType(r.getType());
+      results.push_back(isa<RankedTensorType>(r.getType())
+                            ? pack(rewriter, loc, converted, out[k])
+                            : out[k].front());
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// gpu.barrier, Triton's tl.debug_barrier(): a CTA-wide barrier, as
+/// kgpu.barrier.
+struct GpuBarrierLowering : KPattern<gpu::BarrierOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    l.target->barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LocalDotLowering : KPattern<kgpu::LocalDotOp> {
   using KPattern::KPattern;
 
@@ -4304,27 +4536,24 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     if (l.target->atomicsTakePredicate()) {
       old = emit(ptrList[i], vals, pred);
     } else {
-      // if (pred) old = atomic; else old = undef -- through a join block
-      // whose argument carries the value.
+      // old = pred ? atomic : undef, as an scf.if (the atomic may sit in
+      // an scf.for / scf.while / scf.if body, whose regions hold one block
+      // until scf-to-cf runs after this pass).
       Type elem = vals.front().getType();
-      Block *cur = rewriter.getInsertionBlock();
-      Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
-      Block *join = rewriter.createBlock(after, {elem}, {loc});
-      Block *doIt = rewriter.createBlock(join);
-      rewriter.setInsertionPointToEnd(cur);
       Value undef = LLVM::UndefOp::create(rewriter, loc, elem);
-      LLVM::CondBrOp::create(rewriter, loc, pred, doIt, ValueRange{}, join,
-                             ValueRange{undef});
-      rewriter.setInsertionPointToEnd(doIt);
-      Value v = emit(ptrList[i], vals, Value());
-      if (v)
-        LLVM::BrOp::create(rewriter, loc, ValueRange{v}, join);
-      else
-        LLVM::BrOp::create(rewriter, loc, ValueRange{undef}, join);
-      rewriter.setInsertionPointToEnd(join);
-      LLVM::BrOp::create(rewriter, loc, after);
-      rewriter.setInsertionPointToStart(after);
-      old = v ? join->getArgument(0) : Value();
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{elem}, pred,
+                                    /*addThenBlock=*/true,
+                                    /*addElseBlock=*/true);
+      Value v;
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        v = emit(ptrList[i], vals, Value());
+        scf::YieldOp::create(rewriter, loc, v ? v : undef);
+        rewriter.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, undef);
+      }
+      old = v ? ifOp.getResult(0) : Value();
     }
     if (!old)
       return op.emitError() << "'" << op->getName() << "' on "
@@ -4341,20 +4570,20 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     Value p = smemAddress(rewriter, loc, l, offsetAttr.getInt(), elem, zero);
     if (l.smemShared || mayRunAgain(op))
       l.target->barrier(rewriter, loc);
-    // Every thread stores; only thread 0's value is meaningful, so store
-    // under its predicate through a select of the address-free form.
+    // Thread 0 (the one that ran the atomic) stores the old value; every
+    // thread reads it after the barrier.
     Value tid = l.target->getThreadId(rewriter, loc);
     Value isZero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                         tid, zero);
-    Block *cur = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(cur, rewriter.getInsertionPoint());
-    Block *store = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(cur);
-    LLVM::CondBrOp::create(rewriter, loc, isZero, store, after);
-    rewriter.setInsertionPointToEnd(store);
-    LLVM::StoreOp::create(rewriter, loc, out.front(), p);
-    LLVM::BrOp::create(rewriter, loc, after);
-    rewriter.setInsertionPointToStart(after);
+    // An scf.if, not blocks: the atomic may sit in an scf.for / scf.while /
+    // scf.if body (a spin-wait on a flag, as Inductor's decoupled look-back
+    // scan has), whose regions hold one block until scf-to-cf runs.
+    auto ifOp = scf::IfOp::create(rewriter, loc, isZero, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      LLVM::StoreOp::create(rewriter, loc, out.front(), p);
+    }
     l.target->barrier(rewriter, loc);
     out[0] = LLVM::LoadOp::create(rewriter, loc, elem, p);
   }
@@ -5135,7 +5364,7 @@ bool isSupported(Operation *op) {
              tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
              kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
              kgpu::LocalLoadOp, kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
-             kgpu::BarrierOp>(op);
+             kgpu::BarrierOp, gpu::BarrierOp, tt::ElementwiseInlineAsmOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -5481,7 +5710,8 @@ struct KGPUConvertToLLVM
           }
         }
       }
-      if (d && (isa<tt::TTDialect, kgpu::KGPUDialect>(d)) && !isSupported(op)) {
+      if (d && (isa<tt::TTDialect, kgpu::KGPUDialect, gpu::GPUDialect>(d)) &&
+          !isSupported(op)) {
         op->emitError() << "kiln cannot lower '" << op->getName() << "' to "
                         << (target == "nvptx" ? "NVPTX" : "AMDGPU") << " yet";
         return WalkResult::interrupt();
@@ -5647,7 +5877,10 @@ struct KGPUConvertToLLVM
         }
       } else if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp,
                      tt::CatOp, tt::GatherOp>(op) &&
-                 !op->hasAttr(kFusedIntoDotAttr)) {
+                 !op->hasAttr(kFusedIntoDotAttr) &&
+                 !(isa<tt::ReshapeOp>(op) &&
+                   reshapeKeepsRegisters(cast<tt::ReshapeOp>(op),
+                                         int64_t(l.numWarps) * l.warpSize))) {
         // Room for every moved operand, one after the other.
         int64_t bytes = 0;
         for (Value v : op->getOperands().take_front(
@@ -5932,18 +6165,18 @@ struct KGPUConvertToLLVM
     l.converter = &converter;
 
     RewritePatternSet patterns(ctx);
-    patterns.add<FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
-                 NumProgramsLowering, MakeRangeLowering, SplatLowering,
-                 ConstantLowering, PoisonLowering, BroadcastLowering,
-                 ExpandDimsLowering, LoadLowering, StoreLowering,
-                 ReduceLowering, ConvertLayoutLowering, ScanLowering,
-                 AtomicRMWLowering, AtomicCASLowering, TransLowering,
-                 ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
-                 GatherLowering, UnsplatLowering, AssertLowering,
-                 DotLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
-                 AsyncWaitLowering, LocalDotLowering, LocalLoadLowering,
-                 WgmmaWaitLowering, WgmmaFenceLowering,
-                 BarrierLowering>(converter, ctx, l);
+    patterns.add<
+        FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
+        NumProgramsLowering, MakeRangeLowering, SplatLowering, ConstantLowering,
+        PoisonLowering, BroadcastLowering, ExpandDimsLowering, LoadLowering,
+        StoreLowering, ReduceLowering, ConvertLayoutLowering, ScanLowering,
+        AtomicRMWLowering, AtomicCASLowering, TransLowering, ReshapeLowering,
+        JoinLowering, SplitLowering, CatLowering, GatherLowering,
+        UnsplatLowering, AssertLowering, DotLowering, AsyncCopyLowering,
+        AsyncCommitGroupLowering, AsyncWaitLowering, LocalDotLowering,
+        LocalLoadLowering, WgmmaWaitLowering, WgmmaFenceLowering,
+        BarrierLowering, GpuBarrierLowering, InlineAsmLowering>(converter, ctx,
+                                                                l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ScalarMathF32Lowering<math::ExpOp>,
                  ScalarMathF32Lowering<math::Exp2Op>,
@@ -5953,8 +6186,12 @@ struct KGPUConvertToLLVM
     patterns.add<ElementwiseLowering>(converter, ctx, l);
     // Device math through libdevice (__nv_expf, ...), ahead of the generic
     // LLVM intrinsics the NVPTX backend cannot always select.
-    if (target == "nvptx")
+    if (target == "nvptx") {
       populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+      patterns.add<ScalarIntrinsicLowering<math::FmaOp, LLVM::FMAOp>,
+                   ScalarIntrinsicLowering<math::AbsFOp, LLVM::FAbsOp>>(
+          converter, ctx, l, /*benefit=*/11);
+    }
     // On AMDGPU, math ops without an instruction (erf, tanh, ...) become
     // ROCm ocml calls, which the backend links; added ahead of MathToLLVM so
     // they win over its intrinsics the AMDGPU backend cannot select.
@@ -5971,6 +6208,7 @@ struct KGPUConvertToLLVM
     conversionTarget.addIllegalDialect<tt::TTDialect, kgpu::KGPUDialect,
                                        arith::ArithDialect, math::MathDialect,
                                        ub::UBDialect, cf::ControlFlowDialect>();
+    conversionTarget.addIllegalOp<gpu::BarrierOp>();
     conversionTarget.addLegalOp<ModuleOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          conversionTarget);

@@ -209,12 +209,18 @@ public:
     // bench/conformance/ab_time.py, docs/BENCHMARKS.md, thirty-eighth
     // session). The policy is an operand after `other`; createpolicy has
     // no side effects, so LLVM keeps one per priority.
-    Value policy = l2EvictPolicy(b, loc, evict);
+    // A volatile load is `ld.volatile.global`, which takes no cache
+    // operator, eviction priority or cache hint (PTX ISA, "Data Movement
+    // and Conversion Instructions: ld"), so a volatile tt.load's cache and
+    // eviction attributes are not written.
+    Value policy = isVolatile ? Value() : l2EvictPolicy(b, loc, evict);
     unsigned policyIdx = numWords + 2 + other.size();
     if (policy)
       constraints += ",l";
-    asmText += "@$" + std::to_string(predIdx) + " ld.global" +
-               loadCacheSuffix(cache) + evictSuffix(evict) +
+    asmText += "@$" + std::to_string(predIdx) +
+               (isVolatile ? std::string(" ld.volatile.global")
+                           : " ld.global" + loadCacheSuffix(cache) +
+                                 evictSuffix(evict)) +
                (policy ? ".L2::cache_hint" : "") + vectorSuffix(numWords) +
                ptxType + " ";
     if (numWords > 1) {
@@ -471,6 +477,50 @@ public:
         LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
         ArrayAttr());
     return LLVM::BitcastOp::create(b, loc, b.getF32Type(), asmOp.getResult(0));
+  }
+
+  /// cvt.rz.{f16,bf16,f32}.{f32,f64}, through f32 where PTX has no direct
+  /// form (bf16 from f64 or f16, f16 from bf16: widening to f32 is exact,
+  /// and truncating twice toward zero is truncating once).
+  Value truncFloatTowardZero(OpBuilder &b, Location loc, Value x,
+                             Type dst) override {
+    Type src = x.getType();
+    Type f32 = b.getF32Type();
+    if (!(dst.isF16() || dst.isBF16() || dst.isF32()) ||
+        !(src.isF16() || src.isBF16() || src.isF32() || src.isF64()) ||
+        src.getIntOrFloatBitWidth() < dst.getIntOrFloatBitWidth() ||
+        (dst.isBF16() && sm < 80))
+      return {};
+    if (src.isF16() || src.isBF16()) {
+      x = LLVM::FPExtOp::create(b, loc, f32, x);
+      src = f32;
+    }
+    if (src.isF64() && dst.isBF16()) {
+      x = truncFloatTowardZero(b, loc, x, f32);
+      src = f32;
+    }
+    if (src == dst)
+      return x;
+    auto name = [](Type t) {
+      return t.isF16()    ? "f16"
+             : t.isBF16() ? "bf16"
+             : t.isF32()  ? "f32"
+                          : "f64";
+    };
+    unsigned srcBits = src.isF64() ? 64 : 32, dstBits = dst.isF32() ? 32 : 16;
+    auto letter = [](unsigned bits) {
+      return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+    };
+    Value bits = LLVM::BitcastOp::create(b, loc, b.getIntegerType(srcBits), x);
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, b.getIntegerType(dstBits), ValueRange{bits},
+        std::string("cvt.rz.") + name(dst) + "." + name(src) + " $0, $1;",
+        std::string("=") + letter(dstBits) + "," + letter(srcBits),
+        /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    return LLVM::BitcastOp::create(b, loc, dst, asmOp.getResult(0));
   }
 
   /// cvt.rn.f16x2.e4m3x2 / cvt.rn.f16x2.e5m2x2 (PTX ISA 9.7.9.21: sm_89,

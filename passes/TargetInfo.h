@@ -134,6 +134,17 @@ public:
   virtual mlir::Value roundToTF32(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::Value x) = 0;
 
+  /// The float `x` (f16, bf16, f32 or f64) rounded toward zero to the
+  /// narrower float type `dst` (f16, bf16 or f32), as tt.fp_to_fp with
+  /// rounding = rtz converts it; null, creating nothing, where the target
+  /// has no such conversion. NVPTX: cvt.rz (PTX ISA, "cvt"; bf16 from f32
+  /// only, sm_80 or later).
+  virtual mlir::Value truncFloatTowardZero(mlir::OpBuilder &b,
+                                           mlir::Location loc, mlir::Value x,
+                                           mlir::Type dst) {
+    return {};
+  }
+
   /// Two values of `f8Type` (f8E4M3FN or f8E5M2; each an i8 holding the
   /// bits) converted to f16 (exactly) by one instruction: the two f16
   /// values, in order. Empty, creating nothing, where the chip has no such

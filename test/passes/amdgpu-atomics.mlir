@@ -4,13 +4,17 @@
 // RUN: not kiln-opt %S/Inputs/replicated-atomic.mlir --kiln-ttir-to-llvm-nvptx='num-warps=4' 2>&1 | FileCheck %s --check-prefix=REPL
 
 // On AMDGPU a tensor atomic is an LLVM atomicrmw/cmpxchg in its own block,
-// branched to when the element's mask (and ownership) holds; Triton's
-// scopes map to AMDGPU sync scopes: cta -> "workgroup", gpu -> "agent",
-// sys -> the system scope.
+// branched to when the element's mask (and ownership) holds (an scf.if in
+// kgpu-convert-to-llvm, blocks after scf-to-cf), its old value joining
+// undef from the other side; Triton's scopes map to AMDGPU sync scopes:
+// cta -> "workgroup", gpu -> "agent", sys -> the system scope.
 // CHECK-LABEL: llvm.func @atomics
-// CHECK: llvm.cond_br %{{.+}}, ^[[DO:bb[0-9]+]], ^[[JOIN:bb[0-9]+]](%{{.+}} : f32)
+// CHECK: llvm.cond_br %{{.+}}, ^[[DO:bb[0-9]+]], ^[[SKIP:bb[0-9]+]]
 // CHECK: ^[[DO]]:
-// CHECK: llvm.atomicrmw fadd %{{.+}}, %{{.+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
+// CHECK-NEXT: [[OLD:%.+]] = llvm.atomicrmw fadd %{{.+}}, %{{.+}} syncscope("agent") acq_rel {alignment = 4 : i64} : !llvm.ptr<1>, f32
+// CHECK-NEXT: llvm.br ^[[JOIN:bb[0-9]+]]([[OLD]] : f32)
+// CHECK: ^[[SKIP]]:
+// CHECK-NEXT: llvm.br ^[[JOIN]](%{{.+}} : f32)
 // CHECK: llvm.atomicrmw umax %{{.+}}, %{{.+}} syncscope("workgroup") monotonic
 // CHECK: llvm.atomicrmw xchg %{{.+}}, %{{.+}} release
 // CHECK: llvm.cmpxchg %{{.+}}, %{{.+}}, %{{.+}} syncscope("agent") acq_rel acquire

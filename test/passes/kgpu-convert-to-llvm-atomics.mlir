@@ -22,14 +22,17 @@ tt.func public @atomics(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.p
 // -----
 
 // A scalar atomic runs in thread 0 only; its result reaches every thread
-// through shared memory.
+// through shared memory: thread 0 stores it under an scf.if (no blocks of
+// its own, which an enclosing scf.while's region could not hold).
 // CHECK: kgpu.shared = 16 : i32
 // CHECK-LABEL: llvm.func @scalar_atomic
 // CHECK: [[TID:%.+]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: [[ISZERO:%.+]] = llvm.icmp "eq" [[TID]]
 // CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.global.relaxed.gpu.add.u32 $0, [ $1 + 0 ], $2;"
-// CHECK: llvm.cond_br
-// CHECK: llvm.store
+// CHECK: [[ZERO:%.+]] = llvm.icmp "eq"
+// CHECK: scf.if [[ZERO]] {
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: }
 // CHECK: nvvm.barrier0
 // CHECK: llvm.load
 tt.func public @scalar_atomic(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
@@ -83,8 +86,8 @@ tt.func public @reduce_in_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o
 // CHECK-DAG: llvm.mlir.global internal constant @kgpu_assert_func_{{[0-9A-F]+}}("assert_kernel\00") {addr_space = 1 : i32
 // CHECK-DAG: llvm.func @__assertfail(!llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i64)
 // CHECK-LABEL: llvm.func @assert_kernel
-// CHECK: llvm.cond_br %{{.*}}, ^[[OK:bb[0-9]+]], ^[[FAIL:bb[0-9]+]]
-// CHECK: ^[[FAIL]]:
+// CHECK: scf.if %{{.+}} {
+// CHECK-NEXT: } else {
 // CHECK: llvm.call @__assertfail
 tt.func public @assert_kernel(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}) {
   %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>

@@ -27,6 +27,7 @@
 #include "cache/Store.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -979,7 +980,11 @@ void startContextPreload(int argc, char **argv) {
         registerNVPTXCompileDialects(registry);
         auto context = std::make_unique<mlir::MLIRContext>(
             registry, mlir::MLIRContext::Threading::DISABLED);
-        context->loadAllAvailableDialects();
+        // Every registered dialect but gpu, which only kernels with a
+        // gpu.barrier load (when the parser meets it).
+        for (llvm::StringRef name : registry.getDialectNames())
+          if (name != mlir::gpu::GPUDialect::getDialectNamespace())
+            context->getOrLoadDialect(name);
         // Loaded by the pipeline's passes (their dependent dialects).
         context->getOrLoadDialect<kiln::kgpu::KGPUDialect>();
         return context;

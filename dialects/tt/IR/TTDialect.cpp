@@ -2,6 +2,7 @@
 
 #include "dialects/tt/IR/TTOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -61,9 +62,12 @@ LogicalResult TTDialect::verifyRegionArgAttribute(Operation *op,
 }
 
 void kiln::tt::registerTTIRDialects(DialectRegistry &registry) {
+  // gpu: Triton prints tl.debug_barrier() as gpu.barrier. A registered
+  // dialect loads when the parser first meets its prefix, so kernels
+  // without a gpu op do not pay for loading it.
   registry.insert<TTDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,
-                  LLVM::LLVMDialect>();
+                  LLVM::LLVMDialect, gpu::GPUDialect>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,8 +24,8 @@ class DialectRegistry;
 namespace kiln::tt {
 
 /// Registers the tt dialect and every upstream dialect TTIR text uses
-/// (arith, math, scf, cf, ub, llvm for intrinsics such as llvm.intr.assume)
-/// into `registry`.
+/// (arith, math, scf, cf, ub, llvm for intrinsics such as llvm.intr.assume,
+/// gpu for gpu.barrier, Triton's tl.debug_barrier()) into `registry`.
 void registerTTIRDialects(mlir::DialectRegistry &registry);
 
 } // namespace kiln::tt
