@@ -4482,6 +4482,100 @@ bool layoutReplicates(Attribute layout, ArrayRef<int64_t> shape) {
   return false;
 }
 
+/// tt.histogram (tl.histogram): the bins in shared memory, zeroed by the
+/// CTA's threads in turn; each element (its one owner among the threads
+/// holding copies, where the mask allows) adds 1 to its bin with a shared
+/// memory atomic (atom.shared.add on NVPTX); values outside [0, bins) are
+/// not counted. After a barrier every thread reads the bins its result
+/// elements are.
+struct HistogramLowering : KPattern<tt::HistogramOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    int64_t bins = dst.getShape()[0];
+    Type binTy = getTypeConverter()->convertType(dst.getElementType());
+    Value zeroBin = LLVM::ConstantOp::create(rewriter, loc, binTy,
+                                             rewriter.getIntegerAttr(binTy, 0));
+    Value oneBin = LLVM::ConstantOp::create(rewriter, loc, binTy,
+                                            rewriter.getIntegerAttr(binTy, 1));
+    auto binAddress = [&](Value index) {
+      return smemAddress(rewriter, loc, l, offsetAttr.getInt(), binTy, index);
+    };
+    auto when = [&](Value cond, auto body) {
+      auto ifOp = scf::IfOp::create(rewriter, loc, cond, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      body();
+    };
+    if (l.smemShared || mayRunAgain(op))
+      l.target->barrier(rewriter, loc);
+    int64_t threads = int64_t(l.numWarps) * l.warpSize;
+    Value tid = l.target->getThreadId(rewriter, loc);
+    for (int64_t first = 0; first < bins; first += threads) {
+      Value index = LLVM::AddOp::create(rewriter, loc, tid,
+                                        i32Const(rewriter, loc, first));
+      auto zero = [&] {
+        LLVM::StoreOp::create(rewriter, loc, zeroBin, binAddress(index));
+      };
+      if (first + threads <= bins)
+        zero();
+      else
+        when(LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                  index, i32Const(rewriter, loc, bins)),
+             zero);
+    }
+    l.target->barrier(rewriter, loc);
+    SmallVector<Value> values = unpack(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpack(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> owners;
+    if (layoutReplicates(src.getEncoding(), src.getShape()))
+      owners =
+          ownerPredicates(rewriter, loc, l, src.getEncoding(), src.getShape());
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Type vt = v.getType();
+      Value inRange = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ult, v,
+          LLVM::ConstantOp::create(rewriter, loc, vt,
+                                   rewriter.getIntegerAttr(vt, bins)));
+      Value cond = inRange;
+      if (!owners.empty())
+        cond = LLVM::AndOp::create(rewriter, loc, cond, owners[i]);
+      if (!masks.empty())
+        cond = LLVM::AndOp::create(rewriter, loc, cond, masks[i]);
+      when(cond, [&] {
+        unsigned bits = vt.getIntOrFloatBitWidth();
+        Type i32 = rewriter.getI32Type();
+        // In range, so the bin index fits in i32 whatever the width.
+        Value index =
+            bits > 32 ? LLVM::TruncOp::create(rewriter, loc, i32, v).getResult()
+            : bits < 32
+                ? LLVM::ZExtOp::create(rewriter, loc, i32, v).getResult()
+                : v;
+        LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::add,
+                                  binAddress(index), oneBin,
+                                  LLVM::AtomicOrdering::monotonic);
+      });
+    }
+    l.target->barrier(rewriter, loc);
+    SmallVector<Value> out;
+    for (auto &idx :
+         emitIndices(rewriter, loc, l, dst.getEncoding(), dst.getShape()))
+      out.push_back(
+          LLVM::LoadOp::create(rewriter, loc, binTy, binAddress(idx[0])));
+    rewriter.replaceOp(
+        op, pack(rewriter, loc, getTypeConverter()->convertType(dst), out));
+    return success();
+  }
+};
+
 /// Shared by atomic_rmw and atomic_cas: per element predicate (mask and
 /// ownership), the atomic itself, and for scalar atomics the broadcast of
 /// thread 0's result through shared memory.
@@ -5364,7 +5458,8 @@ bool isSupported(Operation *op) {
              tt::UnsplatOp, tt::AssertOp, tt::DotOp, kgpu::AsyncCopyOp,
              kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
              kgpu::LocalLoadOp, kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
-             kgpu::BarrierOp, gpu::BarrierOp, tt::ElementwiseInlineAsmOp>(op);
+             kgpu::BarrierOp, gpu::BarrierOp, tt::ElementwiseInlineAsmOp,
+             tt::HistogramOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -5887,6 +5982,8 @@ struct KGPUConvertToLLVM
                  isa<tt::JoinOp, tt::CatOp>(op) ? 2 : 1))
           bytes += bytesOf(v.getType());
         allocate(op, bytes);
+      } else if (auto histogram = dyn_cast<tt::HistogramOp>(op)) {
+        allocate(op, bytesOf(histogram.getType()));
       } else if (auto cvt = dyn_cast<kgpu::ConvertLayoutOp>(op)) {
         // Unpadded here; padded below where that costs no shared memory.
         allocate(op, bytesOf(cvt.getType()));
@@ -6165,18 +6262,18 @@ struct KGPUConvertToLLVM
     l.converter = &converter;
 
     RewritePatternSet patterns(ctx);
-    patterns.add<
-        FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
-        NumProgramsLowering, MakeRangeLowering, SplatLowering, ConstantLowering,
-        PoisonLowering, BroadcastLowering, ExpandDimsLowering, LoadLowering,
-        StoreLowering, ReduceLowering, ConvertLayoutLowering, ScanLowering,
-        AtomicRMWLowering, AtomicCASLowering, TransLowering, ReshapeLowering,
-        JoinLowering, SplitLowering, CatLowering, GatherLowering,
-        UnsplatLowering, AssertLowering, DotLowering, AsyncCopyLowering,
-        AsyncCommitGroupLowering, AsyncWaitLowering, LocalDotLowering,
-        LocalLoadLowering, WgmmaWaitLowering, WgmmaFenceLowering,
-        BarrierLowering, GpuBarrierLowering, InlineAsmLowering>(converter, ctx,
-                                                                l);
+    patterns.add<FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
+                 NumProgramsLowering, MakeRangeLowering, SplatLowering,
+                 ConstantLowering, PoisonLowering, BroadcastLowering,
+                 ExpandDimsLowering, LoadLowering, StoreLowering,
+                 ReduceLowering, ConvertLayoutLowering, ScanLowering,
+                 AtomicRMWLowering, AtomicCASLowering, TransLowering,
+                 ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
+                 GatherLowering, UnsplatLowering, AssertLowering, DotLowering,
+                 AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
+                 LocalDotLowering, LocalLoadLowering, WgmmaWaitLowering,
+                 WgmmaFenceLowering, BarrierLowering, GpuBarrierLowering,
+                 InlineAsmLowering, HistogramLowering>(converter, ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ScalarMathF32Lowering<math::ExpOp>,
                  ScalarMathF32Lowering<math::Exp2Op>,
