@@ -740,12 +740,13 @@ struct FuncLowering : KPattern<tt::FuncOp> {
     if (failed(getTypeConverter()->convertTypes(type.getResults(), results)))
       return fn.emitError() << "cannot lower the result types of '"
                             << fn.getName() << "'";
-    Type resultType = results.empty()
-                          ? LLVM::LLVMVoidType::get(rewriter.getContext())
-                          : results.front();
-    if (results.size() > 1)
-      return fn.emitError() << "functions returning several values are not "
-                               "supported yet";
+    // Several results (a noinline function returning a tuple) come back
+    // as one literal struct of them (ReturnLowering, CallLowering).
+    Type resultType =
+        results.empty() ? LLVM::LLVMVoidType::get(rewriter.getContext())
+        : results.size() == 1
+            ? results.front()
+            : LLVM::LLVMStructType::getLiteral(rewriter.getContext(), results);
     auto llvmType = LLVM::LLVMFunctionType::get(resultType,
                                                 sig.getConvertedTypes());
     auto newFn = LLVM::LLVMFuncOp::create(rewriter, fn.getLoc(), fn.getName(),
@@ -781,7 +782,21 @@ struct ReturnLowering : KPattern<tt::ReturnOp> {
   LogicalResult
   matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    ValueRange values = adaptor.getOperands();
+    if (values.size() <= 1) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values);
+      return success();
+    }
+    // Several results: one literal struct of them (FuncLowering).
+    Location loc = op.getLoc();
+    SmallVector<Type> types(values.getTypes());
+    Value all = LLVM::UndefOp::create(
+        rewriter, loc,
+        LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types));
+    for (auto [i, v] : llvm::enumerate(values))
+      all = LLVM::InsertValueOp::create(rewriter, loc, all, v,
+                                        ArrayRef<int64_t>{int64_t(i)});
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, all);
     return success();
   }
 };
@@ -794,8 +809,22 @@ struct CallLowering : KPattern<tt::CallOp> {
     SmallVector<Type> results;
     if (failed(getTypeConverter()->convertTypes(op.getResultTypes(), results)))
       return failure();
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, results, op.getCallee(),
-                                              adaptor.getOperands());
+    if (results.size() <= 1) {
+      rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, results, op.getCallee(),
+                                                adaptor.getOperands());
+      return success();
+    }
+    // Several results arrive as one literal struct (FuncLowering).
+    Location loc = op.getLoc();
+    auto call = LLVM::CallOp::create(rewriter, loc,
+                                     TypeRange{LLVM::LLVMStructType::getLiteral(
+                                         rewriter.getContext(), results)},
+                                     op.getCallee(), adaptor.getOperands());
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < results.size(); ++i)
+      values.push_back(LLVM::ExtractValueOp::create(
+          rewriter, loc, call.getResult(), ArrayRef<int64_t>{int64_t(i)}));
+    rewriter.replaceOp(op, values);
     return success();
   }
 };
