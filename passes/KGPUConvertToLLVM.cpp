@@ -4626,17 +4626,10 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
   SmallVector<Value> maskList;
   if (masks)
     maskList = unpack(rewriter, loc, masks);
-  // Only the owner of a replicated element runs its atomic, so the other
-  // copies of the old value would be undefined: refuse rather than
-  // miscompile (sharing it through shared memory is future work).
-  if (tensor && !op->use_empty() &&
-      layoutReplicates(tensor.getEncoding(), tensor.getShape()))
-    return op.emitError()
-           << "the old value of '" << op->getName() << "' on " << tensor
-           << " is used, but its layout gives several threads each element "
-              "and only one runs the atomic; kiln cannot return the old value "
-              "to the others yet (use a tensor with at least one element per "
-              "thread of the CTA, fewer warps, or leave the result unused)";
+  // Only the owner of a replicated element runs its atomic; where the old
+  // value is used, the owners share it through shared memory (below).
+  bool shareOld = tensor && !op->use_empty() &&
+                  layoutReplicates(tensor.getEncoding(), tensor.getShape());
   SmallVector<Value> owners;
   if (tensor) {
     owners = ownerPredicates(rewriter, loc, l, tensor.getEncoding(),
@@ -4709,6 +4702,38 @@ LogicalResult lowerAtomic(OpTy op, ConversionPatternRewriter &rewriter,
     }
     l.target->barrier(rewriter, loc);
     out[0] = LLVM::LoadOp::create(rewriter, loc, elem, p);
+  }
+  if (shareOld) {
+    // Each element's owner stores its old value at the element's row-major
+    // index; after a barrier every copy reads it there (a copy's index from
+    // wrapping around the shape taken modulo the shape).
+    auto offsetAttr = op->template getAttrOfType<IntegerAttr>(kSmemOffsetAttr);
+    if (!offsetAttr || !l.smem)
+      return op.emitError() << "internal error: no shared memory assigned";
+    Type elem = out.front().getType();
+    ArrayRef<int64_t> shape = tensor.getShape();
+    SmallVector<Value> addrs;
+    for (auto &idx :
+         emitIndices(rewriter, loc, l, tensor.getEncoding(), shape)) {
+      SmallVector<Value> wrapped;
+      for (auto [d, v] : llvm::enumerate(idx))
+        wrapped.push_back(LLVM::URemOp::create(
+            rewriter, loc, v, i32Const(rewriter, loc, shape[d])));
+      addrs.push_back(smemAddress(rewriter, loc, l, offsetAttr.getInt(), elem,
+                                  linearIndex(rewriter, loc, wrapped, shape)));
+    }
+    if (l.smemShared || mayRunAgain(op))
+      l.target->barrier(rewriter, loc);
+    for (unsigned i = 0; i < out.size(); ++i) {
+      auto ifOp =
+          scf::IfOp::create(rewriter, loc, owners[i], /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      LLVM::StoreOp::create(rewriter, loc, out[i], addrs[i]);
+    }
+    l.target->barrier(rewriter, loc);
+    for (unsigned i = 0; i < out.size(); ++i)
+      out[i] = LLVM::LoadOp::create(rewriter, loc, elem, addrs[i]);
   }
   rewriter.replaceOp(op, pack(rewriter, loc, tc->convertType(resultType), out));
   return success();
@@ -5979,6 +6004,13 @@ struct KGPUConvertToLLVM
                  !isa<RankedTensorType>(op->getResult(0).getType()) &&
                  !op->use_empty()) {
         allocate(op, 16); // thread 0's result, broadcast to the CTA
+      } else if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) &&
+                 !op->use_empty()) {
+        // A replicated tensor's old values, shared by their owners
+        // (lowerAtomic).
+        auto t = cast<RankedTensorType>(op->getResult(0).getType());
+        if (layoutReplicates(t.getEncoding(), t.getShape()))
+          allocate(op, bytesOf(t));
       } else if (auto dot = dyn_cast<tt::DotOp>(op)) {
         if (DotLowering::onTensorCores(dot)) {
           DotLowering::ASource source = DotLowering::aSourceOf(dot);

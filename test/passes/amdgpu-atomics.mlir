@@ -1,7 +1,7 @@
 // RUN: kiln-opt %s --kiln-ttir-to-llvm-amdgpu='num-warps=1' | FileCheck %s --enable-var-scope
 // RUN: not kiln-opt %S/Inputs/unsupported-atomic.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4' 2>&1 | FileCheck %s --check-prefix=UNSUP
-// RUN: not kiln-opt %S/Inputs/replicated-atomic.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4' 2>&1 | FileCheck %s --check-prefix=REPL
-// RUN: not kiln-opt %S/Inputs/replicated-atomic.mlir --kiln-ttir-to-llvm-nvptx='num-warps=4' 2>&1 | FileCheck %s --check-prefix=REPL
+// RUN: kiln-opt %S/Inputs/replicated-atomic.mlir --kiln-ttir-to-llvm-amdgpu='num-warps=4' | FileCheck %s --check-prefix=REPL
+// RUN: kiln-opt %S/Inputs/replicated-atomic.mlir --kiln-ttir-to-llvm-nvptx='num-warps=4' | FileCheck %s --check-prefix=REPL
 
 // On AMDGPU a tensor atomic is an LLVM atomicrmw/cmpxchg in its own block,
 // branched to when the element's mask (and ownership) holds (an scf.if in
@@ -38,6 +38,11 @@ tt.func public @atomics(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.p
 
 // UNSUP: error: 'tt.atomic_rmw' on 'f32' is not supported by the AMDGPU lowering yet
 
-// Only one of the threads holding a replicated element runs its atomic, so
-// a used old value is refused rather than left undefined in the others.
-// REPL: error: the old value of 'tt.atomic_rmw' on 'tensor<64xf16, {{.*}}>' is used, but its layout gives several threads each element and only one runs the atomic
+// Only one of the threads holding a replicated element runs its atomic; a
+// used old value reaches the others through shared memory (64 f16: 128
+// bytes): the owner stores it, a barrier, every copy loads it.
+// REPL: kgpu.shared = 128 : i32
+// REPL: {{atomicrmw|atom.global}}
+// REPL: llvm.store %{{.+}}, %{{.+}} : f16, !llvm.ptr<3>
+// REPL: {{nvvm.barrier0|rocdl.barrier}}
+// REPL: llvm.load %{{.+}} : !llvm.ptr<3> -> f16
