@@ -413,6 +413,11 @@ std::pair<int64_t, int64_t> cudaCoreDotStrides(RankedTensorType aT,
 Value smemAddress(OpBuilder &b, Location loc, const Lowering &l,
                   int64_t byteOffset, Type elem, Value index);
 
+SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
+                                   const Lowering &l, Attribute layout,
+                                   ArrayRef<int64_t> shape);
+bool layoutReplicates(Attribute layout, ArrayRef<int64_t> shape);
+
 /// `ptr` advanced by the constant `elems` elements of type `elem`.
 Value offsetPointer(OpBuilder &b, Location loc, Value ptr, Type elem,
                     int64_t elems) {
@@ -2292,6 +2297,161 @@ struct AssertLowering : KPattern<tt::AssertOp> {
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
                                  rewriter.getI64IntegerAttr(1))};
     LLVM::CallOp::create(rewriter, loc, callee, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tt.print (tl.device_print) through the CUDA device runtime's vprintf,
+/// one line per element: "pid (x, y, z) idx (i, j)<prefix><value>", the
+/// prefix as the TTIR has it (Triton's frontend puts ": " in it), and
+/// " (operand k)" after the value where several operands print. Each
+/// element prints from its one owner among the threads holding copies; a
+/// scalar operand, or a print with none, prints from every thread. The
+/// arguments go through a stack buffer laid out as C's varargs are: i32
+/// and i64 as they are, narrower integers widened (sign-extended where
+/// isSigned says so), floats as double, pointers as %p.
+struct PrintLowering : KPattern<tt::PrintOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::PrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (l.target->getName() != "nvptx")
+      return op.emitError() << "tt.print is not supported by the "
+                            << targetLabel(l) << " lowering yet";
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    MLIRContext *ctx = rewriter.getContext();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    auto vprintf = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf");
+    if (!vprintf) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      vprintf = LLVM::LLVMFuncOp::create(
+          rewriter, loc, "vprintf",
+          LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy}));
+    }
+    std::string prefix;
+    for (char c : op.getPrefix()) {
+      prefix.push_back(c);
+      if (c == '%')
+        prefix.push_back('%');
+    }
+    Value pid[3];
+    for (unsigned a = 0; a < 3; ++a)
+      pid[a] = l.target->getProgramId(rewriter, loc, a);
+    Block *entry = &op->getParentRegion()->front();
+    if (auto fn = op->getParentOfType<FunctionOpInterface>())
+      entry = &fn.getFunctionBody().front();
+    // Prints `fields` (their struct laid out in a buffer made at the
+    // function's entry) with `format`.
+    auto print = [&](StringRef format, ArrayRef<Value> fields) {
+      SmallVector<Type> types;
+      for (Value f : fields)
+        types.push_back(f.getType());
+      auto structTy = LLVM::LLVMStructType::getLiteral(ctx, types);
+      Value buffer;
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(entry);
+        buffer = LLVM::AllocaOp::create(rewriter, loc, ptrTy, structTy,
+                                        i32Const(rewriter, loc, 1),
+                                        /*alignment=*/8);
+      }
+      for (auto [i, f] : llvm::enumerate(fields)) {
+        Value at = LLVM::GEPOp::create(rewriter, loc, ptrTy, structTy, buffer,
+                                       ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        LLVM::StoreOp::create(rewriter, loc, f, at);
+      }
+      Value fmt = AssertLowering::globalString(rewriter, loc, module,
+                                               "kgpu_printf_fmt", format);
+      LLVM::CallOp::create(rewriter, loc, vprintf, ValueRange{fmt, buffer});
+    };
+    std::string pidFormat = "pid (%u, %u, %u)";
+    if (op.getArgs().empty()) {
+      print(pidFormat + prefix + "\n", {pid[0], pid[1], pid[2]});
+      rewriter.eraseOp(op);
+      return success();
+    }
+    ArrayRef<int32_t> isSigned = op.getIsSigned();
+    for (auto [k, arg] : llvm::enumerate(op.getArgs())) {
+      Type elem = getElementTypeOrSelf(arg.getType());
+      auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+      Value conv = adaptor.getArgs()[k];
+      SmallVector<Value> values =
+          tensor ? unpack(rewriter, loc, conv) : SmallVector<Value>{conv};
+      bool signedInt = k < isSigned.size() ? isSigned[k] != 0 : true;
+      bool isPtr = isa<tt::PointerType>(elem);
+      unsigned bits = isPtr ? 64 : elem.getIntOrFloatBitWidth();
+      bool hex = op.getHex() && !isPtr;
+      std::string spec;
+      if (hex)
+        spec = "0x%0" + std::to_string(std::max(1u, bits / 4)) +
+               (bits > 32 ? "llx" : "x");
+      else if (isa<FloatType>(elem))
+        spec = "%f";
+      else if (isPtr)
+        spec = "%p";
+      else if (bits > 32)
+        spec = signedInt ? "%lli" : "%llu";
+      else
+        spec = signedInt ? "%i" : "%u";
+      // As Triton 3.6's formats read: each index as wide as the largest
+      // along its dimension, "(operand k) " before the value where several
+      // operands print, hex zero-padded to the element's width.
+      std::string format = pidFormat + " idx (";
+      if (tensor)
+        for (auto [d, n] : llvm::enumerate(tensor.getShape()))
+          format += (d ? ", %" : "%") +
+                    std::to_string(
+                        std::to_string(std::max<int64_t>(n - 1, 0)).size()) +
+                    "u";
+      format += ")" + prefix;
+      if (op.getArgs().size() > 1)
+        format += "(operand " + std::to_string(k) + ") ";
+      format += spec + "\n";
+      SmallVector<SmallVector<Value>> indices;
+      SmallVector<Value> owners;
+      if (tensor) {
+        indices = emitIndices(rewriter, loc, l, tensor.getEncoding(),
+                              tensor.getShape());
+        if (layoutReplicates(tensor.getEncoding(), tensor.getShape()))
+          owners = ownerPredicates(rewriter, loc, l, tensor.getEncoding(),
+                                   tensor.getShape());
+      }
+      for (auto [i, v] : llvm::enumerate(values)) {
+        Type t = v.getType();
+        if (hex && isa<FloatType>(t)) {
+          // The bits, printed as an integer of the element's width.
+          v = LLVM::BitcastOp::create(rewriter, loc,
+                                      rewriter.getIntegerType(bits), v);
+          t = v.getType();
+        }
+        if (isa<FloatType>(t))
+          v = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF64Type(), v);
+        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() < 32)
+          v = signedInt && !hex && t.getIntOrFloatBitWidth() > 1
+                  ? LLVM::SExtOp::create(rewriter, loc, i32, v).getResult()
+                  : LLVM::ZExtOp::create(rewriter, loc, i32, v).getResult();
+        else if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() > 32 &&
+                 t.getIntOrFloatBitWidth() != 64)
+          v = LLVM::TruncOp::create(rewriter, loc, i64, v);
+        SmallVector<Value> fields = {pid[0], pid[1], pid[2]};
+        if (tensor)
+          fields.append(indices[i].begin(), indices[i].end());
+        fields.push_back(v);
+        if (owners.empty()) {
+          print(format, fields);
+          continue;
+        }
+        auto ifOp =
+            scf::IfOp::create(rewriter, loc, owners[i], /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        print(format, fields);
+      }
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -4511,6 +4671,95 @@ bool layoutReplicates(Attribute layout, ArrayRef<int64_t> shape) {
   return false;
 }
 
+/// tt.map_elementwise (tl.map_elementwise): its scalar region cloned once
+/// per group of `pack` elements a thread holds, the block's arguments (pack
+/// scalars of each operand, operand-major) bound to the elements and the
+/// tt.map_elementwise.return operands (pack of each result) taken as the
+/// results; the cloned scalar ops are then converted like any others. A
+/// thread whose element count is not a multiple of pack runs its last
+/// group with undefined values in the missing places. Regions of several
+/// blocks (early returns) are refused by name.
+struct MapElementwiseLowering : KPattern<tt::MapElementwiseOp> {
+  using KPattern::KPattern;
+  LogicalResult
+  matchAndRewrite(tt::MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Region &region = op.getScalarOp();
+    if (!region.hasOneBlock())
+      return op.emitError() << "a tt.map_elementwise region of several blocks "
+                               "(an early return) is not supported by the "
+                            << targetLabel(l) << " lowering yet";
+    Block &body = region.front();
+    auto ret = cast<tt::MapElementwiseReturnOp>(body.getTerminator());
+    unsigned group = unsigned(op.getPack());
+    unsigned n = 1;
+    for (Type t : llvm::concat<const Type>(op.getSrcs().getTypes(),
+                                           op.getResult().getTypes()))
+      if (auto tensor = dyn_cast<RankedTensorType>(t)) {
+        n = kgpu::getNumElemsPerThread(tensor.getEncoding(), tensor.getShape());
+        break;
+      }
+    SmallVector<SmallVector<Value>> in;
+    for (auto [orig, conv] : llvm::zip(op.getSrcs(), adaptor.getSrcs()))
+      in.push_back(isa<RankedTensorType>(orig.getType())
+                       ? unpack(rewriter, loc, conv)
+                       : SmallVector<Value>(n, conv));
+    unsigned numResults = op.getNumResults();
+    if (body.getNumArguments() != in.size() * group ||
+        ret->getNumOperands() != numResults * group)
+      return op.emitError()
+             << "tt.map_elementwise's region takes " << body.getNumArguments()
+             << " and returns " << ret->getNumOperands()
+             << " scalars, expected pack (" << group
+             << ") times the operands and results";
+    SmallVector<SmallVector<Value>> out(numResults, SmallVector<Value>(n));
+    for (unsigned first = 0; first < n; first += group) {
+      IRMapping map;
+      for (unsigned k = 0; k < in.size(); ++k)
+        for (unsigned j = 0; j < group; ++j) {
+          BlockArgument arg = body.getArgument(k * group + j);
+          unsigned i = first + j;
+          map.map(arg, i < n
+                           ? in[k][i]
+                           : LLVM::UndefOp::create(
+                                 rewriter, loc,
+                                 getTypeConverter()->convertType(arg.getType()))
+                                 .getResult());
+        }
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, map);
+      for (unsigned r = 0; r < numResults; ++r)
+        for (unsigned j = 0; j < group; ++j)
+          if (first + j < n)
+            out[r][first + j] =
+                map.lookupOrDefault(ret->getOperand(r * group + j));
+    }
+    SmallVector<Value> results;
+    for (auto [r, res] : llvm::enumerate(op.getResult())) {
+      Type converted = getTypeConverter()->convertType(res.getType());
+      if (!isa<RankedTensorType>(res.getType())) {
+        results.push_back(out[r].front());
+        continue;
+      }
+      // Cloned scalar ops still have their tt types; the pack takes
+      // converted values, so cast where the conversion will.
+      SmallVector<Value> elems;
+      Type elem =
+          getTypeConverter()->convertType(getElementTypeOrSelf(res.getType()));
+      for (Value v : out[r])
+        elems.push_back(
+            v.getType() == elem
+                ? v
+                : UnrealizedConversionCastOp::create(rewriter, loc, elem, v)
+                      .getResult(0));
+      results.push_back(pack(rewriter, loc, converted, elems));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// tt.histogram (tl.histogram): the bins in shared memory, zeroed by the
 /// CTA's threads in turn; each element (its one owner among the threads
 /// holding copies, where the mask allows) adds 1 to its bin with a shared
@@ -5513,7 +5762,8 @@ bool isSupported(Operation *op) {
              kgpu::AsyncCommitGroupOp, kgpu::AsyncWaitOp, kgpu::LocalDotOp,
              kgpu::LocalLoadOp, kgpu::WgmmaWaitOp, kgpu::WgmmaFenceOp,
              kgpu::BarrierOp, gpu::BarrierOp, tt::ElementwiseInlineAsmOp,
-             tt::HistogramOp>(op);
+             tt::HistogramOp, tt::PrintOp, tt::MapElementwiseOp,
+             tt::MapElementwiseReturnOp>(op);
 }
 
 struct KGPUConvertToLLVM
@@ -6323,18 +6573,19 @@ struct KGPUConvertToLLVM
     l.converter = &converter;
 
     RewritePatternSet patterns(ctx);
-    patterns.add<FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
-                 NumProgramsLowering, MakeRangeLowering, SplatLowering,
-                 ConstantLowering, PoisonLowering, BroadcastLowering,
-                 ExpandDimsLowering, LoadLowering, StoreLowering,
-                 ReduceLowering, ConvertLayoutLowering, ScanLowering,
-                 AtomicRMWLowering, AtomicCASLowering, TransLowering,
-                 ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
-                 GatherLowering, UnsplatLowering, AssertLowering, DotLowering,
-                 AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
-                 LocalDotLowering, LocalLoadLowering, WgmmaWaitLowering,
-                 WgmmaFenceLowering, BarrierLowering, GpuBarrierLowering,
-                 InlineAsmLowering, HistogramLowering>(converter, ctx, l);
+    patterns.add<
+        FuncLowering, ReturnLowering, CallLowering, ProgramIdLowering,
+        NumProgramsLowering, MakeRangeLowering, SplatLowering, ConstantLowering,
+        PoisonLowering, BroadcastLowering, ExpandDimsLowering, LoadLowering,
+        StoreLowering, ReduceLowering, ConvertLayoutLowering, ScanLowering,
+        AtomicRMWLowering, AtomicCASLowering, TransLowering, ReshapeLowering,
+        JoinLowering, SplitLowering, CatLowering, GatherLowering,
+        UnsplatLowering, AssertLowering, DotLowering, AsyncCopyLowering,
+        AsyncCommitGroupLowering, AsyncWaitLowering, LocalDotLowering,
+        LocalLoadLowering, WgmmaWaitLowering, WgmmaFenceLowering,
+        BarrierLowering, GpuBarrierLowering, InlineAsmLowering,
+        HistogramLowering, PrintLowering, MapElementwiseLowering>(converter,
+                                                                  ctx, l);
     patterns.add<ScalarDivFLowering>(converter, ctx, l, /*benefit=*/10);
     patterns.add<ScalarMathF32Lowering<math::ExpOp>,
                  ScalarMathF32Lowering<math::Exp2Op>,

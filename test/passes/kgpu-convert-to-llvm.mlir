@@ -7,7 +7,7 @@
 // programs to LLVM + NVVM, one thread's elements per tensor.
 
 // Ops the lowering does not handle are rejected by name, at their location.
-// NOT-LOWERED: unsupported-op.mlir:4:3: error: kiln cannot lower 'tt.print' to NVPTX yet
+// NOT-LOWERED: unsupported-op.mlir:4:8: error: kiln cannot lower 'tt.dot_scaled' to NVPTX yet
 
 // Without kgpu-assign-layouts there is no CTA shape to lower for.
 // NO-LAYOUTS: error: module has no kgpu.num-warps attribute; run kgpu-assign-layouts first
