@@ -3339,7 +3339,8 @@ struct DotLowering : KPattern<tt::DotOp> {
                                "" << targetLabel(l) << " lowering yet";
     Type elem = aT.getElementType();
     bool isInt = elem.isInteger(8);
-    if (!(elem.isF16() || elem.isBF16() || elem.isF32() || isInt) ||
+    if (!(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64() ||
+          isInt) ||
         bT.getElementType() != elem)
       return op.emitError() << "tt.dot on " << elem << " x "
                             << bT.getElementType()
@@ -3399,7 +3400,11 @@ struct DotLowering : KPattern<tt::DotOp> {
       }
       colOf.push_back(c - colKeys.begin());
     }
-    Type accTy = isInt ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
+    // f64 operands (tl.dot on float64; no tensor core takes them here)
+    // multiply-add in f64 on the CUDA cores.
+    Type accTy = isInt          ? Type(rewriter.getI32Type())
+                 : elem.isF64() ? Type(rewriter.getF64Type())
+                                : Type(rewriter.getF32Type());
     SmallVector<Value> init = accumulators(rewriter, loc, adaptor.getC(), accTy);
     bool tf32 = elem.isF32() &&
                 op.getInputPrecision() == tt::InputPrecision::TF32;
@@ -5982,7 +5987,8 @@ struct KGPUConvertToLLVM
                                       dot.getType().getEncoding(),
                                       dot.getType().getDimSize(1))))
           return WalkResult::interrupt();
-        if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isInteger(8)) ||
+        if (!(ea.isF16() || ea.isBF16() || ea.isF32() || ea.isF64() ||
+              ea.isInteger(8)) ||
             ea != eb) {
           InFlightDiagnostic diag =
               op->emitError() << "tt.dot on " << ea << " x " << eb
