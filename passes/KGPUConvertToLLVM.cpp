@@ -1173,7 +1173,8 @@ struct ElementwiseLowering : ConversionPattern {
       // sign, exponent and top two mantissa bits) is the high byte of the
       // f16 rounded toward zero: truncating twice toward zero is
       // truncating once, overflow stops at the largest finite value and a
-      // NaN stays one (cvt's canonical NaN, 0x7fff, keeps mantissa bits).
+      // NaN stays one (cvt's canonical NaN, 0x7fff, keeps mantissa bits;
+      // an f16 source's NaNs are made that one).
       if (cvt.getRounding() == tt::RoundingMode::RTZ &&
           isa<Float8E5M2Type>(elem)) {
         for (Value x : in[0]) {
@@ -1188,6 +1189,18 @@ struct ElementwiseLowering : ConversionPattern {
                    << targetLabel(l) << " lowering yet";
           Type i16 = rewriter.getI16Type();
           Value bits = LLVM::BitcastOp::create(rewriter, loc, i16, h);
+          if (x.getType().isF16()) {
+            // An f16 NaN whose payload lies in its low byte would lose it
+            // and read as an infinity: made the canonical NaN first, as
+            // cvt makes every NaN from f32 (helper-99).
+            Value nan = LLVM::FCmpOp::create(rewriter, loc,
+                                             LLVM::FCmpPredicate::uno, h, h);
+            bits = LLVM::SelectOp::create(
+                rewriter, loc, nan,
+                LLVM::ConstantOp::create(rewriter, loc, i16,
+                                         rewriter.getI16IntegerAttr(0x7fff)),
+                bits);
+          }
           bits = LLVM::LShrOp::create(
               rewriter, loc, bits,
               LLVM::ConstantOp::create(rewriter, loc, i16,
@@ -2096,17 +2109,12 @@ struct TransLowering : KPattern<tt::TransOp> {
   }
 };
 
-/// Whether a tt.reshape keeps every element in the register it is in: the
-/// same type (shape and layout) on both sides, or `allow_reorder` (any
-/// order of the elements will do, as Triton's tl.sum(x) over all axes asks
-/// for through its reshape to 1-D) with both layouts holding each element
-/// exactly once over `threads` threads, as many a thread on both sides.
-/// Thread t's k-th source register then becomes its k-th result register:
-/// a bijection between the elements, with no shared memory.
-bool reshapeKeepsRegisters(tt::ReshapeOp op, int64_t threads) {
+/// Whether an allow_reorder tt.reshape could keep its elements in their
+/// registers: both layouts hold each element exactly once over `threads`
+/// threads, as many a thread on both sides. Thread t's k-th source register
+/// then becomes its k-th result register: a bijection between the elements.
+static bool reorderFitsRegisters(tt::ReshapeOp op, int64_t threads) {
   RankedTensorType src = op.getSrc().getType(), dst = op.getType();
-  if (src == dst)
-    return true;
   if (!op.getAllowReorder() || !kgpu::isDistributedLayout(src.getEncoding()) ||
       !kgpu::isDistributedLayout(dst.getEncoding()))
     return false;
@@ -2115,6 +2123,46 @@ bool reshapeKeepsRegisters(tt::ReshapeOp op, int64_t threads) {
   return perThread == int64_t(kgpu::getNumElemsPerThread(dst.getEncoding(),
                                                          dst.getShape())) &&
          perThread * threads == src.getNumElements();
+}
+
+/// Whether a tt.reshape keeps every element in the register it is in: the
+/// same type (shape and layout) on both sides, or an allow_reorder reshape
+/// to 1-D that only tt.reduce ops read (Triton's tl.sum(x) / tl.argmax(x)
+/// over all axes), where the order cannot be seen: every operand of those
+/// reduces is such a reshape from the same type to the same type, so
+/// all are permuted alike (an argmax's values and indices stay paired),
+/// and reorderFitsRegisters holds. Elsewhere (tl.view, reshapes a store or
+/// an elementwise op reads beside another tensor) the row-major order
+/// through shared memory is kept: two reorders must pair up (helper-99: a
+/// pointer reshape kept in registers beside a value reshape through
+/// shared memory stored values at the wrong places).
+bool reshapeKeepsRegisters(tt::ReshapeOp op, int64_t threads) {
+  RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+  if (src == dst)
+    return true;
+  if (dst.getRank() != 1 || op->use_empty())
+    return false;
+  SmallVector<tt::ReshapeOp> group = {op};
+  SmallPtrSet<Operation *, 8> seen = {op};
+  for (unsigned i = 0; i < group.size(); ++i) {
+    tt::ReshapeOp r = group[i];
+    if (r.getSrc().getType() != src || r.getType() != dst ||
+        !reorderFitsRegisters(r, threads))
+      return false;
+    for (Operation *user : r->getUsers()) {
+      auto reduce = dyn_cast<tt::ReduceOp>(user);
+      if (!reduce || group.size() > 64)
+        return false;
+      for (Value v : reduce.getSrcs()) {
+        auto other = v.getDefiningOp<tt::ReshapeOp>();
+        if (!other)
+          return false;
+        if (seen.insert(other).second)
+          group.push_back(other);
+      }
+    }
+  }
+  return true;
 }
 
 struct ReshapeLowering : KPattern<tt::ReshapeOp> {
@@ -4334,6 +4382,54 @@ struct InlineAsmLowering : KPattern<tt::ElementwiseInlineAsmOp> {
         return elem;
       return rewriter.getIntegerType(perReg * elem.getIntOrFloatBitWidth());
     };
+    // Registers of a statement, checked against the constraint string:
+    // LLVM crashes on a count that does not match.
+    unsigned outRegCount = 0, inRegCount = 0;
+    auto countRegisters = [&](ArrayRef<Type> elems, unsigned &count,
+                              StringRef what) -> LogicalResult {
+      for (auto [k, elem] : llvm::enumerate(elems)) {
+        auto [perReg, regs] = registersOf(elem, group);
+        if (!llvm::isPowerOf2_32(perReg))
+          return op.emitError()
+                 << "packed_element " << group << " puts " << perReg
+                 << " elements of " << what << " #" << k << " (" << elem
+                 << ") in one register; a register takes 1, 2 or 4 of them "
+                    "(pack a power of two)";
+        count += regs;
+      }
+      return success();
+    };
+    if (failed(countRegisters(inElems, inRegCount, "operand")) ||
+        failed(countRegisters(outElems, outRegCount, "result")))
+      return failure();
+    unsigned outConstraints = 0, inConstraints = 0;
+    SmallVector<StringRef> pieces;
+    op.getConstraints().split(pieces, ',');
+    for (StringRef piece : pieces) {
+      piece = piece.trim();
+      if (piece.starts_with("="))
+        ++outConstraints;
+      else if (piece.starts_with("~"))
+        continue;
+      else if (!piece.empty()) {
+        ++inConstraints;
+        unsigned tied;
+        if (!piece.getAsInteger(10, tied) && tied >= outRegCount)
+          return op.emitError()
+                 << "constraint '" << piece << "' ties an input to output "
+                 << tied << ", but the statement has " << outRegCount
+                 << " output registers";
+      }
+    }
+    if (outConstraints != outRegCount || inConstraints != inRegCount)
+      return op.emitError()
+             << "the constraints \"" << op.getConstraints() << "\" name "
+             << outConstraints << " outputs and " << inConstraints
+             << " inputs, but with packed_element " << group
+             << " each asm statement has " << outRegCount << " output and "
+             << inRegCount
+             << " input registers (elements under 32 bits share a register; "
+                "outputs come first)";
     SmallVector<SmallVector<Value>> out(outElems.size(), SmallVector<Value>(n));
     auto asmDialect = LLVM::AsmDialectAttr::get(rewriter.getContext(),
                                                 LLVM::AsmDialect::AD_ATT);
@@ -4768,9 +4864,11 @@ struct MapElementwiseLowering : KPattern<tt::MapElementwiseOp> {
 /// tt.histogram (tl.histogram): the bins in shared memory, zeroed by the
 /// CTA's threads in turn; each element (its one owner among the threads
 /// holding copies, where the mask allows) adds 1 to its bin with a shared
-/// memory atomic (atom.shared.add on NVPTX); values outside [0, bins) are
-/// not counted. After a barrier every thread reads the bins its result
-/// elements are.
+/// memory atomic (atom.shared.add on NVPTX). The bin is the value's bits
+/// read as unsigned (u8 data reaches bin 255), modulo a power-of-two bin
+/// count, as Triton 3.6 bins values outside [0, bins) (its documentation
+/// leaves them undefined); with any other count they are not counted.
+/// After a barrier every thread reads the bins its result elements are.
 struct HistogramLowering : KPattern<tt::HistogramOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -4822,30 +4920,41 @@ struct HistogramLowering : KPattern<tt::HistogramOp> {
     if (layoutReplicates(src.getEncoding(), src.getShape()))
       owners =
           ownerPredicates(rewriter, loc, l, src.getEncoding(), src.getShape());
+    bool pow2 = llvm::isPowerOf2_64(uint64_t(bins));
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     for (auto [i, v] : llvm::enumerate(values)) {
-      Type vt = v.getType();
-      Value inRange = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::ult, v,
-          LLVM::ConstantOp::create(rewriter, loc, vt,
-                                   rewriter.getIntegerAttr(vt, bins)));
-      Value cond = inRange;
+      unsigned bits = v.getType().getIntOrFloatBitWidth();
+      // The value's bits as unsigned (an i8 of u8 data reaches bin 255).
+      Value wide = bits < 64
+                       ? LLVM::ZExtOp::create(rewriter, loc, i64, v).getResult()
+                       : v;
+      Value cond;
+      if (!pow2)
+        cond = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::ult, wide,
+            LLVM::ConstantOp::create(rewriter, loc, i64,
+                                     rewriter.getI64IntegerAttr(bins)));
+      auto andWith = [&](Value p) {
+        cond =
+            cond ? LLVM::AndOp::create(rewriter, loc, cond, p).getResult() : p;
+      };
       if (!owners.empty())
-        cond = LLVM::AndOp::create(rewriter, loc, cond, owners[i]);
+        andWith(owners[i]);
       if (!masks.empty())
-        cond = LLVM::AndOp::create(rewriter, loc, cond, masks[i]);
-      when(cond, [&] {
-        unsigned bits = vt.getIntOrFloatBitWidth();
-        Type i32 = rewriter.getI32Type();
-        // In range, so the bin index fits in i32 whatever the width.
-        Value index =
-            bits > 32 ? LLVM::TruncOp::create(rewriter, loc, i32, v).getResult()
-            : bits < 32
-                ? LLVM::ZExtOp::create(rewriter, loc, i32, v).getResult()
-                : v;
+        andWith(masks[i]);
+      auto count = [&] {
+        Value index = LLVM::TruncOp::create(rewriter, loc, i32, wide);
+        if (pow2)
+          index = LLVM::AndOp::create(rewriter, loc, index,
+                                      i32Const(rewriter, loc, bins - 1));
         LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::add,
                                   binAddress(index), oneBin,
                                   LLVM::AtomicOrdering::monotonic);
-      });
+      };
+      if (cond)
+        when(cond, count);
+      else
+        count();
     }
     l.target->barrier(rewriter, loc);
     SmallVector<Value> out;

@@ -56,6 +56,10 @@ const Target *amdgpuTarget(std::string &error) {
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
+    // The object streamer parses inline asm (tl.inline_asm_elementwise)
+    // with the target's asm parser; without one LLVM aborts ("Inline asm
+    // not supported by this streamer").
+    LLVMInitializeAMDGPUAsmParser();
   });
   return TargetRegistry::lookupTarget(Triple(kTriple), error);
 }

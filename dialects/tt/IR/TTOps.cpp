@@ -789,9 +789,11 @@ void ExternElementwiseOp::getEffects(
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
-  if (getPackedElement() < 1)
-    return emitOpError() << "packed_element must be at least 1, got "
-                         << getPackedElement();
+  // Signed: an I32Attr's getter reads -2 as 4294967294.
+  int64_t pack = getPackedElementAttr().getValue().getSExtValue();
+  if (pack < 1 || pack > kMaxInlineAsmPack)
+    return emitOpError() << "packed_element must be between 1 and "
+                         << kMaxInlineAsmPack << ", got " << pack;
   std::optional<ArrayRef<int64_t>> shape;
   auto check = [&](Type t, StringRef what, size_t i) -> LogicalResult {
     if (!isa<RankedTensorType>(t))

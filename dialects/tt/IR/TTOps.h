@@ -31,6 +31,11 @@ struct GlobalMemory : public mlir::SideEffects::Resource::Base<GlobalMemory> {
   llvm::StringRef getName() final { return "<tt.GlobalMemory>"; }
 };
 
+/// The most elements one tt.elementwise_inline_asm statement takes of each
+/// operand (packed_element): Triton's examples use 1, 2 and 4; a larger
+/// count unrolls that many elements' registers into one asm statement.
+constexpr int64_t kMaxInlineAsmPack = 64;
+
 } // namespace kiln::tt
 
 #define GET_OP_CLASSES

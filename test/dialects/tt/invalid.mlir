@@ -1148,8 +1148,18 @@ tt.func @extern_elementwise_shape(%a: tensor<16xf32>) {
 
 // elementwise_inline_asm packs at least one element.
 tt.func @inline_asm_packed_element(%a: tensor<16xi32>) {
-  // expected-error @+1 {{'tt.elementwise_inline_asm' op packed_element must be at least 1, got 0}}
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op packed_element must be between 1 and 64, got 0}}
   %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 0 : i32, pure = true} %a : tensor<16xi32> -> tensor<16xi32>
+  tt.return
+}
+
+// -----
+
+// A negative packed_element is read signed (the attribute's getter reads
+// -2 as 4294967294, and the lowering went on to build that many operands).
+tt.func @inline_asm_packed_element_negative(%a: tensor<16xi32>) {
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op packed_element must be between 1 and 64, got -2}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = -2 : i32, pure = true} %a : tensor<16xi32> -> tensor<16xi32>
   tt.return
 }
 
