@@ -776,6 +776,11 @@ struct FuncLowering : KPattern<tt::FuncOp> {
       newFn->setAttr("kiln.arg_names", rewriter.getArrayAttr(argNames));
     } else {
       newFn.setLinkage(LLVM::Linkage::Internal);
+      // @triton.jit(noinline=True): kept a function of its own (a .func
+      // the kernel calls), as Triton 3.6's PTX has it; LLVM had inlined it.
+      if (auto noinline = fn->getAttrOfType<BoolAttr>("noinline");
+          noinline && noinline.getValue())
+        newFn.setNoInline(true);
     }
     rewriter.eraseOp(fn);
     return success();
