@@ -2134,8 +2134,8 @@ static bool reorderFitsRegisters(tt::ReshapeOp op, int64_t threads) {
 /// same type (shape and layout) on both sides, or an allow_reorder reshape
 /// to 1-D that only tt.reduce ops read (Triton's tl.sum(x) / tl.argmax(x)
 /// over all axes), where the order cannot be seen: every operand of those
-/// reduces is such a reshape from the same type to the same type, so
-/// all are permuted alike (an argmax's values and indices stay paired),
+/// reduces is such a reshape between the same shapes and layouts, so all
+/// are permuted alike (an argmax's values and indices stay paired),
 /// and reorderFitsRegisters holds. Elsewhere (tl.view, reshapes a store or
 /// an elementwise op reads beside another tensor) the row-major order
 /// through shared memory is kept: two reorders must pair up (helper-99: a
@@ -2151,7 +2151,12 @@ bool reshapeKeepsRegisters(tt::ReshapeOp op, int64_t threads) {
   SmallPtrSet<Operation *, 8> seen = {op};
   for (unsigned i = 0; i < group.size(); ++i) {
     tt::ReshapeOp r = group[i];
-    if (r.getSrc().getType() != src || r.getType() != dst ||
+    // The same shapes and layouts (element types may differ: an argmax's
+    // f32 values beside its i32 indices).
+    auto alike = [](RankedTensorType a, RankedTensorType b) {
+      return a.getShape() == b.getShape() && a.getEncoding() == b.getEncoding();
+    };
+    if (!alike(r.getSrc().getType(), src) || !alike(r.getType(), dst) ||
         !reorderFitsRegisters(r, threads))
       return false;
     for (Operation *user : r->getUsers()) {
