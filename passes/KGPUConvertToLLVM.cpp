@@ -1688,6 +1688,25 @@ SmallVector<Value> wordsToElems(OpBuilder &b, Location loc,
   return elems;
 }
 
+/// PTX's ld and st take a cache operator (.ca, .cg, ...) or an eviction
+/// priority (.L1::evict_first, ...), not both (PTX ISA, "Data Movement and
+/// Conversion Instructions": ld, st): ptxas rejects such PTX, Triton 3.6's
+/// included. Reported at the op instead, by name.
+LogicalResult checkCacheAndEviction(Operation *op, const Lowering &l,
+                                    tt::CacheModifier cache,
+                                    tt::EvictionPolicy evict) {
+  if (l.target->getName() != "nvptx" || cache == tt::CacheModifier::NONE ||
+      evict == tt::EvictionPolicy::NORMAL)
+    return success();
+  return op->emitError() << "'" << op->getName() << "' has cacheModifier = "
+                         << tt::stringifyCacheModifier(cache)
+                         << " and evictionPolicy = "
+                         << tt::stringifyEvictionPolicy(evict)
+                         << ", but PTX's ld and st take a cache operator or "
+                            "an eviction priority, not both (ptxas rejects "
+                            "the combination); drop one of them";
+}
+
 struct LoadLowering : KPattern<tt::LoadOp> {
   using KPattern::KPattern;
   LogicalResult
@@ -1696,6 +1715,9 @@ struct LoadLowering : KPattern<tt::LoadOp> {
     if (tt::isBlockPointer(op.getPtr().getType()))
       return op.emitError() << "loads through block pointers are not "
                                "supported by the " << targetLabel(l) << " lowering yet";
+    if (!op.getIsVolatile() &&
+        failed(checkCacheAndEviction(op, l, op.getCache(), op.getEvict())))
+      return failure();
     Location loc = op.getLoc();
     Type resultType = op.getType();
     auto tensor = dyn_cast<RankedTensorType>(resultType);
@@ -1770,6 +1792,8 @@ struct StoreLowering : KPattern<tt::StoreOp> {
     if (tt::isBlockPointer(op.getPtr().getType()))
       return op.emitError() << "stores through block pointers are not "
                                "supported by the " << targetLabel(l) << " lowering yet";
+    if (failed(checkCacheAndEviction(op, l, op.getCache(), op.getEvict())))
+      return failure();
     Location loc = op.getLoc();
     Type valueType = op.getValue().getType();
     auto tensor = dyn_cast<RankedTensorType>(valueType);
