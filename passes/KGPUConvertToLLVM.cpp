@@ -2395,7 +2395,7 @@ struct AssertLowering : KPattern<tt::AssertOp> {
 /// tt.print (tl.device_print) through the CUDA device runtime's vprintf,
 /// one line per element: "pid (x, y, z) idx (i, j)<prefix><value>", the
 /// prefix as the TTIR has it (Triton's frontend puts ": " in it), and
-/// " (operand k)" after the value where several operands print. Each
+/// "(operand k) " before the value where several operands print. Each
 /// element prints from its one owner among the threads holding copies; a
 /// scalar operand, or a print with none, prints from every thread. The
 /// arguments go through a stack buffer laid out as C's varargs are: i32
@@ -4372,6 +4372,17 @@ struct BarrierLowering : KPattern<kgpu::BarrierOp> {
   }
 };
 
+/// Elements a thread holds of the first tensor among `operands` then
+/// `results` (the elementwise ops' tensors all share one layout and
+/// shape); 1 where all are scalars.
+unsigned elemsPerThreadOfAny(TypeRange operands, TypeRange results) {
+  for (Type t : llvm::concat<const Type>(operands, results))
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      return kgpu::getNumElemsPerThread(tensor.getEncoding(),
+                                        tensor.getShape());
+  return 1;
+}
+
 /// tt.elementwise_inline_asm (tl.inline_asm_elementwise): the asm runs once
 /// per group of `packed_element` elements a thread holds, as Triton 3.6
 /// documents it: outputs first, then inputs, in operand order, each a run
@@ -4399,14 +4410,8 @@ struct InlineAsmLowering : KPattern<tt::ElementwiseInlineAsmOp> {
     Location loc = op.getLoc();
     const TypeConverter *tc = getTypeConverter();
     unsigned group = unsigned(op.getPackedElement());
-    // Elements per thread, from any tensor operand or result.
-    unsigned n = 1;
-    for (Type t : llvm::concat<const Type>(op.getArgs().getTypes(),
-                                           op.getResult().getTypes()))
-      if (auto tensor = dyn_cast<RankedTensorType>(t)) {
-        n = kgpu::getNumElemsPerThread(tensor.getEncoding(), tensor.getShape());
-        break;
-      }
+    unsigned n =
+        elemsPerThreadOfAny(op->getOperandTypes(), op->getResultTypes());
     SmallVector<SmallVector<Value>> in;
     SmallVector<Type> inElems;
     for (auto [orig, conv] : llvm::zip(op.getArgs(), adaptor.getArgs())) {
@@ -4836,13 +4841,8 @@ struct MapElementwiseLowering : KPattern<tt::MapElementwiseOp> {
     Block &body = region.front();
     auto ret = cast<tt::MapElementwiseReturnOp>(body.getTerminator());
     unsigned group = unsigned(op.getPack());
-    unsigned n = 1;
-    for (Type t : llvm::concat<const Type>(op.getSrcs().getTypes(),
-                                           op.getResult().getTypes()))
-      if (auto tensor = dyn_cast<RankedTensorType>(t)) {
-        n = kgpu::getNumElemsPerThread(tensor.getEncoding(), tensor.getShape());
-        break;
-      }
+    unsigned n =
+        elemsPerThreadOfAny(op->getOperandTypes(), op->getResultTypes());
     SmallVector<SmallVector<Value>> in;
     for (auto [orig, conv] : llvm::zip(op.getSrcs(), adaptor.getSrcs()))
       in.push_back(isa<RankedTensorType>(orig.getType())
