@@ -124,6 +124,19 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
                                   b.getI32IntegerAttr(v));
 }
 
+/// The module's function `name`, declared with `type` at the start of the
+/// module where it has none yet (libdevice functions, vprintf,
+/// __assertfail). An existing function is returned whatever its type.
+LLVM::LLVMFuncOp lookupOrDeclareFunction(OpBuilder &b, Location loc,
+                                         ModuleOp module, StringRef name,
+                                         LLVM::LLVMFunctionType type) {
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, loc, name, type);
+}
+
 /// i32 index arithmetic on LLVM dialect values with constant operands, for
 /// the address computations of the tensor-core lowerings.
 struct IndexMath {
@@ -1417,13 +1430,8 @@ struct ElementwiseLowering : ConversionPattern {
       SmallVector<Type> argTypes;
       for (Value a : args)
         argTypes.push_back(a.getType());
-      auto fnType = LLVM::LLVMFunctionType::get(resTy, argTypes);
-      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
-      if (!fn) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(module.getBody());
-        fn = LLVM::LLVMFuncOp::create(b, loc, symbol, fnType);
-      }
+      LLVM::LLVMFuncOp fn = lookupOrDeclareFunction(
+          b, loc, module, symbol, LLVM::LLVMFunctionType::get(resTy, argTypes));
       return LLVM::CallOp::create(b, loc, fn, args).getResult();
     }
     return op->emitError() << "cannot lower '" << op->getName()
@@ -2373,12 +2381,8 @@ struct AssertLowering : KPattern<tt::AssertOp> {
     auto fnTy = LLVM::LLVMFunctionType::get(
         LLVM::LLVMVoidType::get(rewriter.getContext()),
         {ptrTy, ptrTy, rewriter.getI32Type(), ptrTy, rewriter.getI64Type()});
-    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("__assertfail");
-    if (!callee) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      callee = LLVM::LLVMFuncOp::create(rewriter, loc, "__assertfail", fnTy);
-    }
+    LLVM::LLVMFuncOp callee =
+        lookupOrDeclareFunction(rewriter, loc, module, "__assertfail", fnTy);
     Value args[] = {
         globalString(rewriter, loc, module, "kgpu_assert_msg", op.getMessage()),
         globalString(rewriter, loc, module, "kgpu_assert_file", file),
@@ -2414,14 +2418,9 @@ struct PrintLowering : KPattern<tt::PrintOp> {
     MLIRContext *ctx = rewriter.getContext();
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    auto vprintf = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf");
-    if (!vprintf) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      vprintf = LLVM::LLVMFuncOp::create(
-          rewriter, loc, "vprintf",
-          LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy}));
-    }
+    LLVM::LLVMFuncOp vprintf = lookupOrDeclareFunction(
+        rewriter, loc, module, "vprintf",
+        LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy}));
     std::string prefix;
     for (char c : op.getPrefix()) {
       prefix.push_back(c);
